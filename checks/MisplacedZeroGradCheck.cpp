@@ -1,0 +1,70 @@
+#include "MisplacedZeroGradCheck.h"
+
+namespace gradlint {
+
+namespace {
+
+/// Whether `optimizer` steps on every micro-batch (a second, non-accumulating
+/// optimizer such as a GAN's): its resets are not part of the window.
+bool stepsEveryMicroBatch(const TrainingLoop &loop, const clang::ValueDecl *optimizer) {
+  if (!optimizer)
+    return false;
+  for (const TrainingEvent *step : loop.eventsOf(EventKind::Step))
+    if (step->optimizer == optimizer && step->condition == EventCondition::EveryMicroBatch)
+      return true;
+  return false;
+}
+
+} // namespace
+
+void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &context) {
+  if (!loop.hasWindow())
+    return;
+  const TrainingEvent *step = loop.boundaryStep();
+  std::vector<const TrainingEvent *> backwards = loop.eventsOf(EventKind::Backward);
+  if (!step || backwards.empty())
+    return;
+  unsigned firstBackward = backwards.front()->order;
+  std::string steps = describeSteps(loop);
+  unsigned stepLine = context.line(step->loc);
+
+  for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
+    if (stepsEveryMicroBatch(loop, reset->optimizer))
+      continue;
+    std::string message;
+    switch (reset->condition) {
+    case EventCondition::Boundary:
+      if (reset->order > step->order)
+        continue; // right after step(): correct
+      message = "gradient reset runs in the boundary branch before step() at line " +
+                std::to_string(stepLine) + "; it discards the gradients of the whole window (" +
+                steps + " micro-batches), so step() applies only what is computed after it";
+      break;
+    case EventCondition::WindowStart:
+      if (reset->order < firstBackward)
+        continue; // at the window start, before any gradient of the window exists
+      message = "gradient reset at the window start runs after backward(); it discards the "
+                "first micro-batch's gradient of every window of " + steps + " micro-batches";
+      break;
+    case EventCondition::EveryMicroBatch:
+      message = "gradient reset runs on every micro-batch of an accumulation window of " +
+                steps + "; it discards the gradients of the earlier micro-batches, so step() at "
+                "line " + std::to_string(stepLine) +
+                " applies only the last micro-batch's gradient (1/N of the large-batch gradient)";
+      break;
+    case EventCondition::NotBoundary:
+    case EventCondition::OncePerWindowElsewhere:
+      message = "gradient reset runs between backward() and step() of an accumulation window "
+                "of " + steps + "; it discards the gradients accumulated so far in the window";
+      break;
+    }
+    Finding result = finding(loop.reportLocation(*reset), message);
+    result.notes.push_back(windowNote(loop, context));
+    result.notes.push_back({step->loc, "fix: reset the gradients in the boundary branch, right "
+                                       "after this step() (or only at the window start, before "
+                                       "the first backward())"});
+    context.report(std::move(result));
+  }
+}
+
+} // namespace gradlint

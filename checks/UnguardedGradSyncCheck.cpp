@@ -1,0 +1,48 @@
+#include "UnguardedGradSyncCheck.h"
+
+namespace gradlint {
+
+void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &context) {
+  if (!loop.hasWindow())
+    return;
+  const TrainingEvent *step = loop.boundaryStep();
+  if (!step)
+    return;
+  std::string steps = describeSteps(loop);
+  for (const TrainingEvent *sync : loop.eventsOf(EventKind::AllReduce)) {
+    if (sync->condition == EventCondition::Boundary)
+      continue;
+    std::string consequence;
+    switch (sync->reduceOp) {
+    case ReduceOpKind::Average:
+      consequence = "; the averaged values still match, but it sends N times the bytes";
+      break;
+    case ReduceOpKind::Sum:
+      consequence = "; a SUM all-reduce also sums the earlier micro-batches' gradients across "
+                    "ranks again at every later all-reduce, over-counting them";
+      break;
+    case ReduceOpKind::Unknown:
+      consequence = "; it sends N times the bytes, and a summing all-reduce over-counts the "
+                    "earlier micro-batches";
+      break;
+    }
+    bool viaHelper = !sync->callChain.empty() && loop.reportLocation(*sync) != sync->loc;
+    std::string what = viaHelper ? "gradient all-reduce (in '" +
+                                       sync->callChain.front().callee->getNameAsString() + "')"
+                                 : "gradient all-reduce";
+    std::string when = sync->condition == EventCondition::EveryMicroBatch
+                           ? "on every micro-batch"
+                           : "before the last micro-batch";
+    Finding result = finding(loop.reportLocation(*sync),
+                             what + " runs " + when + " of an accumulation window of " + steps +
+                                 ": N all-reduces per optimizer step instead of 1" + consequence);
+    if (viaHelper)
+      result.notes.push_back({sync->loc, "the parameter gradients are all-reduced here"});
+    result.notes.push_back(windowNote(loop, context));
+    result.notes.push_back({step->loc, "fix: all-reduce the gradients in the boundary branch, "
+                                       "right before this step()"});
+    context.report(std::move(result));
+  }
+}
+
+} // namespace gradlint

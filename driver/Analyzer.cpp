@@ -1,0 +1,189 @@
+#include "Analyzer.h"
+#include "Rules.h"
+
+#include "Check.h"
+#include "model/ModelBuilder.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace gradlint {
+
+namespace {
+
+/// Keeps the first error clang reports, as one line; prints nothing.
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  std::string firstError;
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error || !firstError.empty())
+      return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    std::string where;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager &sm = info.getSourceManager();
+      clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (presumed.isValid())
+        where = std::string(llvm::sys::path::filename(presumed.getFilename())) + ":" +
+                std::to_string(presumed.getLine()) + ":" + std::to_string(presumed.getColumn()) +
+                ": ";
+    }
+    firstError = where + std::string(text.str());
+    for (char &c : firstError)
+      if (c == '\n')
+        c = ' ';
+  }
+};
+
+Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
+                 const std::string &mainFile, const std::string &displayName,
+                 std::string *realPath) {
+  Location location;
+  loc = sm.getExpansionLoc(loc);
+  if (loc.isInvalid())
+    return location;
+  clang::FileID file = sm.getFileID(loc);
+  std::string name = std::string(sm.getFilename(loc));
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(name, real))
+    real = name;
+  location.file = std::string(real) == mainFile ? displayName : name;
+  if (realPath)
+    *realPath = std::string(real);
+  location.line = sm.getExpansionLineNumber(loc);
+  location.column = sm.getExpansionColumnNumber(loc);
+  bool invalid = false;
+  llvm::StringRef buffer = sm.getBufferData(file, &invalid);
+  if (!invalid) {
+    unsigned offset = sm.getFileOffset(loc);
+    size_t start = buffer.rfind('\n', offset == 0 ? 0 : offset - 1);
+    start = (start == llvm::StringRef::npos || offset == 0) ? 0 : start + 1;
+    size_t end = buffer.find('\n', offset);
+    location.sourceLine = buffer.slice(start, end).str();
+    if (!location.sourceLine.empty() && location.sourceLine.back() == '\r')
+      location.sourceLine.pop_back();
+  }
+  return location;
+}
+
+class AnalysisConsumer : public clang::ASTConsumer {
+public:
+  AnalysisConsumer(FileAnalysis &out, const std::vector<std::string> &checks,
+                   std::string mainFile, std::string displayName)
+      : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
+        displayName_(std::move(displayName)) {}
+
+  void HandleTranslationUnit(clang::ASTContext &context) override {
+    if (context.getDiagnostics().hasErrorOccurred())
+      return; // reported as a parse error
+    ModelBuilder builder(context);
+    TrainingLoopModel model = builder.build();
+    std::vector<Finding> findings;
+    CheckContext checkContext(builder.facts(), findings);
+    for (const CheckFactory &factory : allChecks()) {
+      if (std::find(checks_.begin(), checks_.end(), factory.id) == checks_.end())
+        continue;
+      std::unique_ptr<Check> check = factory.create();
+      for (const TrainingLoop &loop : model.loops)
+        check->check(loop, checkContext);
+    }
+    const clang::SourceManager &sm = context.getSourceManager();
+    for (const Finding &finding : findings) {
+      Diagnostic diagnostic;
+      diagnostic.check = finding.check;
+      const RuleInfo *rule = findRule(finding.check);
+      diagnostic.severity = rule ? rule->severity : "warning";
+      std::string real;
+      diagnostic.location = resolve(sm, finding.loc, mainFile_, displayName_, &real);
+      diagnostic.message = finding.message;
+      for (const FindingNote &note : finding.notes)
+        diagnostic.notes.push_back({resolve(sm, note.loc, mainFile_, displayName_, nullptr),
+                                    note.message});
+      out_.diagnostics.push_back(std::move(diagnostic));
+      out_.realPaths.push_back(real);
+    }
+  }
+
+private:
+  FileAnalysis &out_;
+  const std::vector<std::string> &checks_;
+  std::string mainFile_;
+  std::string displayName_;
+};
+
+class AnalysisAction : public clang::ASTFrontendAction {
+public:
+  AnalysisAction(FileAnalysis &out, const std::vector<std::string> &checks,
+                 std::string mainFile, std::string displayName)
+      : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
+        displayName_(std::move(displayName)) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<AnalysisConsumer>(out_, checks_, mainFile_, displayName_);
+  }
+
+private:
+  FileAnalysis &out_;
+  const std::vector<std::string> &checks_;
+  std::string mainFile_;
+  std::string displayName_;
+};
+
+} // namespace
+
+FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
+                         const std::vector<std::string> &enabledChecks) {
+  FileAnalysis result;
+  auto fail = [&](const std::string &message) {
+    result.errors.push_back({displayName, message});
+    return result;
+  };
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(displayName, status))
+    return fail("cannot open file: " + ec.message());
+  if (llvm::sys::fs::is_directory(status))
+    return fail("is a directory, not a source file");
+  auto buffer = llvm::MemoryBuffer::getFile(displayName);
+  if (!buffer)
+    return fail("cannot read file: " + buffer.getError().message());
+
+  llvm::SmallString<256> absolute(displayName);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, true);
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(absolute, real))
+    real = absolute;
+
+  FileCommand command = setup.commandFor(std::string(absolute));
+  result.usedApiModel = command.usesApiModel;
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  fileSystem->setCurrentWorkingDirectory(command.directory);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+  ErrorCollector collector;
+  clang::tooling::ToolInvocation invocation(
+      command.args,
+      std::make_unique<AnalysisAction>(result, enabledChecks, std::string(real), displayName),
+      files.get());
+  invocation.setDiagnosticConsumer(&collector);
+  bool ok = invocation.run();
+  if (!collector.firstError.empty())
+    return fail("does not parse: " + collector.firstError);
+  if (!ok)
+    return fail("the compiler could not process this file");
+  return result;
+}
+
+} // namespace gradlint

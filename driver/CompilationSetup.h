@@ -1,0 +1,50 @@
+// Finds the compiler arguments for each file (compile_commands.json, the
+// arguments after "--", or a default), and decides when the bundled LibTorch
+// API model stands in for the real headers.
+#pragma once
+
+#include "Options.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+struct FileCommand {
+  std::string directory;          ///< the working directory of the compile
+  std::vector<std::string> args;  ///< argv, compiler first, file last
+  bool usesApiModel = false;      ///< <torch/torch.h> was not on the include path
+};
+
+class CompilationSetup {
+public:
+  /// Returns a one-line error when -p names no usable compilation database.
+  static std::optional<std::string> create(const Options &options,
+                                           std::unique_ptr<CompilationSetup> &out);
+
+  /// The command for one file (absolute path). Thread-safe.
+  FileCommand commandFor(const std::string &file);
+
+  /// Where the bundled API model lives.
+  static std::string apiModelDir();
+
+private:
+  std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory);
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> fixedDatabase_;
+  std::mutex mutex_;
+  /// Auto-detected databases, by the directory they were searched from.
+  std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
+};
+
+/// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.
+bool headerReachable(const std::vector<std::string> &args, const std::string &directory,
+                     const std::string &header);
+
+} // namespace gradlint

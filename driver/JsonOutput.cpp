@@ -1,0 +1,33 @@
+#include "Output.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gradlint {
+
+void writeJson(const RunResult &result, std::ostream &out) {
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const Diagnostic &diagnostic : result.diagnostics) {
+    nlohmann::json notes = nlohmann::json::array();
+    for (const DiagnosticNote &note : diagnostic.notes)
+      notes.push_back({{"file", note.location.file},
+                       {"line", note.location.line},
+                       {"column", note.location.column},
+                       {"message", note.message}});
+    diagnostics.push_back({{"check", diagnostic.check},
+                           {"severity", diagnostic.severity},
+                           {"file", diagnostic.location.file},
+                           {"line", diagnostic.location.line},
+                           {"column", diagnostic.location.column},
+                           {"message", diagnostic.message},
+                           {"notes", notes}});
+  }
+  nlohmann::json errors = nlohmann::json::array();
+  for (const FileError &error : result.errors)
+    errors.push_back({{"file", error.file}, {"message", error.message}});
+  nlohmann::json document = {
+      {"diagnostics", diagnostics}, {"errors", errors}, {"files", result.files}};
+  // Invalid UTF-8 in a message or path must not abort the output.
+  out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+} // namespace gradlint

@@ -1,0 +1,154 @@
+#include "Options.h"
+
+#include "llvm/Support/GlobPattern.h"
+
+#include <cstdlib>
+#include <set>
+
+namespace gradlint {
+
+const char *usageText() {
+  return "usage: gradlint [options] <files...> [-- <compiler args>]\n"
+         "\n"
+         "Finds gradient-accumulation bugs in C++ LibTorch training loops.\n"
+         "\n"
+         "options:\n"
+         "  -p <dir>            read compile_commands.json from <dir>\n"
+         "  --checks=<globs>    enable/disable checks, clang-tidy syntax (e.g. -*,accum-*)\n"
+         "  --list-checks       list the enabled checks and exit\n"
+         "  --format=text|json  output format (default: text)\n"
+         "  -j <n>              analyse <n> translation units in parallel\n"
+         "  --version           print the version\n"
+         "  -h, --help          print this help\n"
+         "\n"
+         "Without -p or --, a compile_commands.json above each file is used when\n"
+         "there is one. When <torch/torch.h> is not on the include path, the bundled\n"
+         "LibTorch API model is used.\n"
+         "\n"
+         "exit status: 0 no findings, 1 findings, 2 errors\n";
+}
+
+namespace {
+
+bool takeValue(const std::string &arg, const char *flag, int &i, int argc,
+               const char *const *argv, std::string &value, std::optional<std::string> &error) {
+  std::string prefix = std::string(flag) + "=";
+  if (arg.rfind(prefix, 0) == 0) {
+    value = arg.substr(prefix.size());
+    return true;
+  }
+  if (arg == flag) {
+    if (i + 1 >= argc) {
+      error = std::string("option '") + flag + "' needs a value";
+      return true;
+    }
+    value = argv[++i];
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::optional<std::string> parseOptions(int argc, const char *const *argv, Options &options) {
+  std::optional<std::string> error;
+  for (int i = 1; i < argc && !error; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    if (arg == "--") {
+      options.haveCompilerArgs = true;
+      for (++i; i < argc; ++i)
+        options.compilerArgs.push_back(argv[i]);
+      break;
+    }
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+    } else if (arg == "--version") {
+      options.version = true;
+    } else if (arg == "--list-checks") {
+      options.listChecks = true;
+    } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2 && arg[2] != '=') {
+      options.buildPath = arg.substr(2);
+    } else if (takeValue(arg, "-p", i, argc, argv, value, error)) {
+      options.buildPath = value;
+    } else if (takeValue(arg, "--checks", i, argc, argv, value, error)) {
+      options.checks = options.checks.empty() ? value : options.checks + "," + value;
+    } else if (takeValue(arg, "--format", i, argc, argv, value, error)) {
+      if (error)
+        break;
+      if (value == "text")
+        options.format = OutputFormat::Text;
+      else if (value == "json")
+        options.format = OutputFormat::Json;
+      else
+        error = "unknown output format '" + value + "' (expected text or json)";
+    } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.size() > 2 &&
+               std::isdigit(static_cast<unsigned char>(arg[2]))) {
+      value = arg.substr(2);
+      options.jobs = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (takeValue(arg, "-j", i, argc, argv, value, error) ||
+               takeValue(arg, "--jobs", i, argc, argv, value, error)) {
+      if (error)
+        break;
+      char *end = nullptr;
+      unsigned long jobs = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || jobs == 0 || jobs > 256)
+        error = "invalid job count '" + value + "'";
+      else
+        options.jobs = static_cast<unsigned>(jobs);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      error = "unknown option '" + arg + "' (see --help)";
+    } else {
+      options.files.push_back(arg);
+    }
+  }
+  if (options.jobs == 0)
+    options.jobs = 1;
+  return error;
+}
+
+std::optional<std::string> selectChecks(const std::string &globs,
+                                        const std::vector<std::string> &available,
+                                        std::vector<std::string> &enabled) {
+  std::set<std::string> on(available.begin(), available.end());
+  size_t start = 0;
+  while (start <= globs.size()) {
+    size_t comma = globs.find(',', start);
+    std::string glob = globs.substr(start, comma == std::string::npos ? std::string::npos
+                                                                      : comma - start);
+    start = comma == std::string::npos ? globs.size() + 1 : comma + 1;
+    // Trim whitespace, as clang-tidy does.
+    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.front())))
+      glob.erase(glob.begin());
+    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.back())))
+      glob.pop_back();
+    if (glob.empty())
+      continue;
+    bool disable = glob[0] == '-';
+    std::string pattern = disable ? glob.substr(1) : glob;
+    auto compiled = llvm::GlobPattern::create(pattern);
+    if (!compiled) {
+      llvm::consumeError(compiled.takeError());
+      return "invalid check glob '" + glob + "'";
+    }
+    bool matched = false;
+    for (const std::string &id : available) {
+      if (!compiled->match(id))
+        continue;
+      matched = true;
+      if (disable)
+        on.erase(id);
+      else
+        on.insert(id);
+    }
+    if (!matched && pattern != "*")
+      return "unknown check '" + pattern + "' (see --list-checks)";
+  }
+  enabled.clear();
+  for (const std::string &id : available)
+    if (on.count(id))
+      enabled.push_back(id);
+  return std::nullopt;
+}
+
+} // namespace gradlint

@@ -1,0 +1,36 @@
+// Command-line options of gradlint.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+enum class OutputFormat { Text, Json };
+
+struct Options {
+  std::vector<std::string> files;
+  bool haveCompilerArgs = false;          ///< "--" was given
+  std::vector<std::string> compilerArgs;  ///< everything after "--"
+  std::string buildPath;                  ///< -p <dir>
+  std::string checks;                     ///< --checks=<globs>
+  bool listChecks = false;
+  OutputFormat format = OutputFormat::Text;
+  unsigned jobs = 1;
+  bool help = false;
+  bool version = false;
+};
+
+/// Parses argv; returns a one-line error on bad usage.
+std::optional<std::string> parseOptions(int argc, const char *const *argv, Options &options);
+
+/// Applies clang-tidy style globs ("-*,accum-*") to the registered check ids,
+/// in order. Returns a one-line error for a glob that matches no check.
+std::optional<std::string> selectChecks(const std::string &globs,
+                                        const std::vector<std::string> &available,
+                                        std::vector<std::string> &enabled);
+
+const char *usageText();
+
+} // namespace gradlint

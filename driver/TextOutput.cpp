@@ -1,0 +1,41 @@
+#include "Output.h"
+
+namespace gradlint {
+
+namespace {
+
+void writeCaret(const Location &location, std::ostream &out) {
+  if (location.sourceLine.empty())
+    return;
+  out << location.sourceLine << '\n';
+  std::string pad;
+  for (unsigned i = 1; i < location.column && i - 1 < location.sourceLine.size(); ++i)
+    pad.push_back(location.sourceLine[i - 1] == '\t' ? '\t' : ' ');
+  out << pad << "^\n";
+}
+
+void writeHeader(const Location &location, const char *kind, const std::string &message,
+                 std::ostream &out, bool color) {
+  const char *bold = color ? "\033[1m" : "";
+  const char *reset = color ? "\033[0m" : "";
+  const char *kindColor = !color ? "" : (kind[0] == 'w' ? "\033[1;35m" : kind[0] == 'e' ? "\033[1;31m" : "\033[1;30m");
+  out << bold << location.file << ':' << location.line << ':' << location.column << ": "
+      << reset << kindColor << kind << ": " << reset << bold << message << reset;
+}
+
+} // namespace
+
+void writeText(const RunResult &result, std::ostream &out, bool color) {
+  for (const Diagnostic &diagnostic : result.diagnostics) {
+    writeHeader(diagnostic.location, diagnostic.severity.c_str(), diagnostic.message, out, color);
+    out << " [" << diagnostic.check << "]\n";
+    writeCaret(diagnostic.location, out);
+    for (const DiagnosticNote &note : diagnostic.notes) {
+      writeHeader(note.location, "note", note.message, out, color);
+      out << '\n';
+      writeCaret(note.location, out);
+    }
+  }
+}
+
+} // namespace gradlint
