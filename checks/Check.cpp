@@ -9,7 +9,11 @@ unsigned CheckContext::line(clang::SourceLocation loc) const {
 std::string describeSteps(const TrainingLoop &loop) {
   if (!loop.window)
     return "N = 1";
-  return "N = " + loop.window->steps.describe();
+  std::string described = loop.window->steps.describe();
+  // A variable named N needs no "N = N".
+  if (described.rfind("N = ", 0) == 0 || described == "N")
+    return described;
+  return "N = " + described;
 }
 
 FindingNote windowNote(const TrainingLoop &loop, const CheckContext &context) {

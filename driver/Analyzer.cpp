@@ -128,6 +128,12 @@ public:
       : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
         displayName_(std::move(displayName)) {}
 
+  bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
+    // Keeps clang from printing "N errors generated." on its own.
+    compiler.getDiagnosticOpts().ShowCarets = false;
+    return true;
+  }
+
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
                                                         llvm::StringRef) override {
     return std::make_unique<AnalysisConsumer>(out_, checks_, mainFile_, displayName_);
@@ -157,6 +163,11 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   auto buffer = llvm::MemoryBuffer::getFile(displayName);
   if (!buffer)
     return fail("cannot read file: " + buffer.getError().message());
+  llvm::StringRef contents = (*buffer)->getBuffer();
+  if (contents.empty())
+    return fail("file is empty");
+  if (contents.contains('\0'))
+    return fail("not a C++ source file (contains NUL bytes)");
 
   llvm::SmallString<256> absolute(displayName);
   llvm::sys::fs::make_absolute(absolute);

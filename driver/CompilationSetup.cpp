@@ -28,6 +28,7 @@ std::string CompilationSetup::apiModelDir() {
     return env;
   llvm::SmallString<256> beside(executableDir());
   llvm::sys::path::append(beside, "..", "share", "gradlint", "api_model");
+  llvm::sys::path::remove_dots(beside, true);
   if (llvm::sys::fs::is_directory(beside))
     return std::string(beside);
   return GRADLINT_SOURCE_API_MODEL;

@@ -5,9 +5,9 @@
 namespace gradlint {
 
 void writeJson(const RunResult &result, std::ostream &out) {
-  nlohmann::json diagnostics = nlohmann::json::array();
+  nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
   for (const Diagnostic &diagnostic : result.diagnostics) {
-    nlohmann::json notes = nlohmann::json::array();
+    nlohmann::ordered_json notes = nlohmann::ordered_json::array();
     for (const DiagnosticNote &note : diagnostic.notes)
       notes.push_back({{"file", note.location.file},
                        {"line", note.location.line},
@@ -21,13 +21,13 @@ void writeJson(const RunResult &result, std::ostream &out) {
                            {"message", diagnostic.message},
                            {"notes", notes}});
   }
-  nlohmann::json errors = nlohmann::json::array();
+  nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const FileError &error : result.errors)
     errors.push_back({{"file", error.file}, {"message", error.message}});
-  nlohmann::json document = {
+  nlohmann::ordered_json document = {
       {"diagnostics", diagnostics}, {"errors", errors}, {"files", result.files}};
   // Invalid UTF-8 in a message or path must not abort the output.
-  out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out << document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 } // namespace gradlint

@@ -620,6 +620,18 @@ struct ModelBuilder::Impl {
     return value;
   }
 
+  /// The smallest part of `divisor` that is the world size: `world` in `N * world`.
+  ResolvedExpr worldSizeLeaf(ResolvedExpr divisor) {
+    ResolvedExpr resolved = facts.resolve(divisor);
+    const Expr *expr = stripCasts(resolved.expr);
+    if (isa<BinaryOperator>(expr) || isa<ParenExpr>(expr))
+      for (const Stmt *child : expr->children())
+        if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+          if (facts.isWorldSize({childExpr, resolved.frame}))
+            return worldSizeLeaf({childExpr, resolved.frame});
+    return resolved;
+  }
+
   void finishFactors(TrainingLoop &loop, std::vector<RawEvent> &raws,
                      const ResolvedExpr &steps) {
     for (RawEvent &raw : raws) {
@@ -631,7 +643,7 @@ struct ModelBuilder::Impl {
         scale.isAccumulationSteps = steps.expr && facts.mentions(factor.divisor, steps);
         scale.isWorldSize = facts.isWorldSize(factor.divisor);
         if (scale.isWorldSize && !loop.worldSize.known())
-          loop.worldSize = facts.symbolic(factor.divisor);
+          loop.worldSize = facts.symbolic(worldSizeLeaf(factor.divisor));
         raw.event.scaling.push_back(scale);
       }
     }
