@@ -752,6 +752,10 @@ struct ModelBuilder::Impl {
       }
       if (!inner)
         return std::nullopt;
+      // An inner loop that steps itself is a flat window of its own.
+      for (const RawEvent &raw : raws)
+        if (raw.event.kind == EventKind::Step && microBatchLoopOf(raw, backwardLoops) == inner)
+          return std::nullopt;
       bool stepAfter = false;
       for (RawEvent *step : steps)
         stepAfter = stepAfter || step->event.order > last;
