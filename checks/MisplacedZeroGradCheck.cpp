@@ -27,6 +27,10 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
   unsigned firstBackward = backwards.front()->order;
   std::string steps = describeSteps(loop);
   unsigned stepLine = context.line(step->loc);
+  bool lossDividedBySteps = false;
+  for (const TrainingEvent *backward : backwards)
+    for (const ScaleFactor &factor : backward->scaling)
+      lossDividedBySteps = lossDividedBySteps || factor.isAccumulationSteps;
 
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
     if (stepsEveryMicroBatch(loop, reset->optimizer))
@@ -49,8 +53,9 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
     case EventCondition::EveryMicroBatch:
       message = "gradient reset runs on every micro-batch of an accumulation window of " +
                 steps + "; it discards the gradients of the earlier micro-batches, so step() at "
-                "line " + std::to_string(stepLine) +
-                " applies only the last micro-batch's gradient (1/N of the large-batch gradient)";
+                "line " + std::to_string(stepLine) + " applies only the last micro-batch's " +
+                (lossDividedBySteps ? "gradient / N" : "gradient") +
+                " instead of the window's accumulated gradient";
       break;
     case EventCondition::NotBoundary:
     case EventCondition::OncePerWindowElsewhere:

@@ -9,6 +9,13 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
   if (!step)
     return;
   std::string steps = describeSteps(loop);
+  // A division by the world size that also runs on every micro-batch keeps a
+  // SUM all-reduce's values right: only the traffic is wasted.
+  bool averagedEachTime = false;
+  for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
+    for (const ScaleFactor &factor : divide->scaling)
+      averagedEachTime = averagedEachTime ||
+                         (factor.isWorldSize && divide->condition != EventCondition::Boundary);
   for (const TrainingEvent *sync : loop.eventsOf(EventKind::AllReduce)) {
     if (sync->condition == EventCondition::Boundary)
       continue;
@@ -18,8 +25,11 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
       consequence = "; the averaged values still match, but it sends N times the bytes";
       break;
     case ReduceOpKind::Sum:
-      consequence = "; a SUM all-reduce also sums the earlier micro-batches' gradients across "
-                    "ranks again at every later all-reduce, over-counting them";
+      consequence = averagedEachTime
+                        ? "; the sums are divided by the world size each time, so the values "
+                          "still match, but it sends N times the bytes"
+                        : "; a SUM all-reduce also sums the earlier micro-batches' gradients "
+                          "across ranks again at every later all-reduce, over-counting them";
       break;
     case ReduceOpKind::Unknown:
       consequence = "; it sends N times the bytes, and a summing all-reduce over-counts the "

@@ -1,0 +1,100 @@
+// MNIST-style MLP trained with gradient accumulation -- the corrected version
+// of mnist_accumulation_buggy.cpp.
+//
+// An effective batch of 32 x 4 = 128 images is built from four micro-batches
+// of 32. Each micro-batch's loss is divided by accum_steps, so the window sum
+// of the gradients equals the mean-loss gradient of the 128 images; the full
+// window gradient is clipped once, right before step(), and the gradients are
+// reset right after step(). The last window of an epoch is stepped even when
+// it is short (it is not: 4096 / 32 = 128 micro-batches, a multiple of 4).
+// Synthetic data stands in for the MNIST download.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <iostream>
+
+namespace {
+
+constexpr int64_t kNumImages = 4096;
+constexpr int64_t kMicroBatch = 32;
+constexpr int kEpochs = 3;
+constexpr double kMaxNorm = 1.0;
+
+// A TensorDataset-like dataset: random 28x28 "digits" with random labels.
+class SyntheticDigits : public torch::data::datasets::Dataset<SyntheticDigits> {
+ public:
+  explicit SyntheticDigits(int64_t count)
+      : images_(torch::randn({count, 1, 28, 28})),
+        labels_(torch::randint(0, 10, {count}, torch::kLong)) {}
+
+  torch::data::Example<> get(size_t index) override {
+    return {images_[static_cast<int64_t>(index)], labels_[static_cast<int64_t>(index)]};
+  }
+
+  torch::optional<size_t> size() const override {
+    return static_cast<size_t>(images_.size(0));
+  }
+
+ private:
+  torch::Tensor images_;
+  torch::Tensor labels_;
+};
+
+torch::nn::Sequential make_mlp() {
+  return torch::nn::Sequential(
+      torch::nn::Flatten(),
+      torch::nn::Linear(28 * 28, 128),
+      torch::nn::ReLU(),
+      torch::nn::Linear(128, 64),
+      torch::nn::ReLU(),
+      torch::nn::Linear(64, 10));
+}
+
+}  // namespace
+
+int main() {
+  torch::manual_seed(0);
+  const int accum_steps = 4;
+  const int64_t num_batches = (kNumImages + kMicroBatch - 1) / kMicroBatch;
+
+  auto dataset = SyntheticDigits(kNumImages).map(torch::data::transforms::Stack<>());
+  auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+      std::move(dataset), torch::data::DataLoaderOptions().batch_size(kMicroBatch));
+
+  torch::nn::Sequential model = make_mlp();
+  torch::optim::SGD optimizer(model->parameters(),
+                              torch::optim::SGDOptions(0.05).momentum(0.9));
+
+  optimizer.zero_grad();
+  for (int epoch = 0; epoch < kEpochs; ++epoch) {
+    model->train();
+    int64_t batch_idx = 0;
+    double running_loss = 0.0;
+    int64_t correct = 0;
+    int64_t seen = 0;
+
+    for (auto& batch : *loader) {
+      torch::Tensor logits = model->forward(batch.data);
+      torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.target);
+      (loss / accum_steps).backward();
+
+      const bool window_done =
+          (batch_idx + 1) % accum_steps == 0 || batch_idx + 1 == num_batches;
+      if (window_done) {
+        torch::nn::utils::clip_grad_norm_(model->parameters(), kMaxNorm);
+        optimizer.step();
+        optimizer.zero_grad();
+      }
+
+      running_loss += loss.item<double>();
+      correct += logits.argmax(1).eq(batch.target).sum().item<int64_t>();
+      seen += batch.target.size(0);
+      ++batch_idx;
+    }
+
+    std::cout << "epoch " << epoch << "  loss " << running_loss / static_cast<double>(batch_idx)
+              << "  accuracy " << static_cast<double>(correct) / static_cast<double>(seen)
+              << std::endl;
+  }
+  return 0;
+}
