@@ -1,0 +1,12 @@
+#pragma once
+#include <c10/macros/Macros.h>
+
+namespace at {
+TORCH_API void init_num_threads();
+TORCH_API void set_num_threads(int);
+TORCH_API int get_num_threads();
+TORCH_API int get_thread_num();
+TORCH_API bool in_parallel_region();
+TORCH_API void set_num_interop_threads(int);
+TORCH_API int get_num_interop_threads();
+} // namespace at

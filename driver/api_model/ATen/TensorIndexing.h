@@ -1,0 +1,42 @@
+#pragma once
+#include <ATen/core/Tensor.h>
+#include <c10/util/Optional.h>
+#include <type_traits>
+
+namespace at {
+namespace indexing {
+enum class TensorIndexType { None, Ellipsis, Integer, Boolean, Slice, Tensor };
+constexpr c10::nullopt_t None = c10::nullopt;
+struct TORCH_API EllipsisIndexType final {
+  EllipsisIndexType() {}
+};
+TORCH_API extern const EllipsisIndexType Ellipsis;
+
+struct TORCH_API Slice final {
+ public:
+  Slice(c10::optional<int64_t> start_index = c10::nullopt, c10::optional<int64_t> stop_index = c10::nullopt,
+        c10::optional<int64_t> step_index = c10::nullopt);
+  int64_t start() const;
+  int64_t stop() const;
+  int64_t step() const;
+};
+
+struct TORCH_API TensorIndex final {
+  TensorIndex(c10::nullopt_t);
+  TensorIndex(at::indexing::EllipsisIndexType);
+  TensorIndex(const char* str);
+  TensorIndex(int64_t integer);
+  TensorIndex(int integer);
+  template <class T, class = typename std::enable_if<std::is_same<bool, T>::value>::type>
+  TensorIndex(T boolean);
+  TensorIndex(Slice slice);
+  TensorIndex(Tensor tensor);
+  bool is_none() const;
+  bool is_ellipsis() const;
+  bool is_integer() const;
+  bool is_boolean() const;
+  bool is_slice() const;
+  bool is_tensor() const;
+};
+} // namespace indexing
+} // namespace at

@@ -1,0 +1,2 @@
+#pragma once
+#include <ATen/core/TensorBody.h>

@@ -1,0 +1,2 @@
+#pragma once
+#include <torch/csrc/distributed/c10d/Work.hpp>

@@ -1,0 +1,4 @@
+#pragma once
+#include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/grad_mode.h>
+#include <torch/types.h>

@@ -1,0 +1,29 @@
+#pragma once
+#include <ATen/core/ivalue.h>
+#include <torch/ordered_dict.h>
+#include <torch/types.h>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace torch {
+namespace jit {
+using Kwargs = std::unordered_map<std::string, c10::IValue>;
+struct TORCH_API Module {
+  Module();
+  explicit Module(std::string class_name);
+  c10::IValue forward(std::vector<c10::IValue> inputs, const Kwargs& kwargs = Kwargs());
+  void train(bool on = true);
+  void eval();
+  bool is_training() const;
+  void to(at::Device device, at::ScalarType dtype, bool non_blocking = false);
+  void to(at::ScalarType dtype, bool non_blocking = false);
+  void to(at::Device device, bool non_blocking = false);
+  void save(const std::string& filename) const;
+};
+namespace script {
+using Module = ::torch::jit::Module;
+} // namespace script
+TORCH_API Module load(const std::string& filename, c10::optional<c10::Device> device = c10::nullopt);
+} // namespace jit
+} // namespace torch

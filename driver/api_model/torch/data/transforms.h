@@ -1,0 +1,99 @@
+#pragma once
+#include <torch/data/example.h>
+#include <torch/types.h>
+#include <functional>
+#include <vector>
+
+namespace torch {
+namespace data {
+namespace transforms {
+template <typename InputBatch, typename OutputBatch>
+class BatchTransform {
+ public:
+  using InputBatchType = InputBatch;
+  using OutputBatchType = OutputBatch;
+  virtual ~BatchTransform() = default;
+  virtual OutputBatch apply_batch(InputBatch input_batch) = 0;
+};
+
+template <typename Input, typename Output>
+class Transform : public BatchTransform<std::vector<Input>, std::vector<Output>> {
+ public:
+  using InputType = Input;
+  using OutputType = Output;
+  virtual OutputType apply(InputType input) = 0;
+  std::vector<Output> apply_batch(std::vector<Input> input_batch) override;
+};
+
+template <typename Input, typename Output = Input>
+class BatchLambda : public BatchTransform<Input, Output> {
+ public:
+  using typename BatchTransform<Input, Output>::InputBatchType;
+  using typename BatchTransform<Input, Output>::OutputBatchType;
+  using FunctionType = std::function<OutputBatchType(InputBatchType)>;
+  explicit BatchLambda(FunctionType function) : function_(std::move(function)) {}
+  OutputBatchType apply_batch(InputBatchType input_batch) override;
+
+ private:
+  FunctionType function_;
+};
+
+template <typename Input, typename Output = Input>
+class Lambda : public Transform<Input, Output> {
+ public:
+  using typename Transform<Input, Output>::InputType;
+  using typename Transform<Input, Output>::OutputType;
+  using FunctionType = std::function<Output(Input)>;
+  explicit Lambda(FunctionType function) : function_(std::move(function)) {}
+  OutputType apply(InputType input) override;
+
+ private:
+  FunctionType function_;
+};
+
+template <typename BatchType, typename T = typename BatchType::value_type>
+using Collation = BatchTransform<BatchType, T>;
+template <typename BatchType, typename T = typename BatchType::value_type>
+using Collate = BatchLambda<BatchType, T>;
+
+template <typename T = Example<>>
+struct Stack;
+template <>
+struct Stack<Example<>> : public Collation<std::vector<Example<>>> {
+  Example<> apply_batch(std::vector<Example<>> examples) override;
+};
+template <>
+struct Stack<TensorExample> : public Collation<std::vector<TensorExample>> {
+  TensorExample apply_batch(std::vector<TensorExample> examples) override;
+};
+
+template <typename Target = Tensor>
+class TensorTransform : public Transform<Example<Tensor, Target>, Example<Tensor, Target>> {
+ public:
+  using E = Example<Tensor, Target>;
+  using typename Transform<E, E>::InputType;
+  using typename Transform<E, E>::OutputType;
+  virtual Tensor operator()(Tensor input) = 0;
+  OutputType apply(InputType input) override;
+};
+
+template <typename Target = Tensor>
+class TensorLambda : public TensorTransform<Target> {
+ public:
+  using FunctionType = std::function<Tensor(Tensor)>;
+  explicit TensorLambda(FunctionType function) : function_(std::move(function)) {}
+  Tensor operator()(Tensor input) override;
+
+ private:
+  std::function<Tensor(Tensor)> function_;
+};
+
+template <typename Target = Tensor>
+struct Normalize : public TensorTransform<Target> {
+  Normalize(ArrayRef<double> mean, ArrayRef<double> stddev);
+  torch::Tensor operator()(Tensor input) override;
+  torch::Tensor mean, stddev;
+};
+} // namespace transforms
+} // namespace data
+} // namespace torch

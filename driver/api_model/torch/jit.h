@@ -1,0 +1,2 @@
+#pragma once
+#include <torch/csrc/jit/api/module.h>

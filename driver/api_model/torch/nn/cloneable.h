@@ -1,0 +1,15 @@
+#pragma once
+#include <torch/nn/module.h>
+#include <memory>
+
+namespace torch {
+namespace nn {
+template <typename Derived>
+class Cloneable : public Module {
+ public:
+  using Module::Module;
+  virtual void reset() = 0;
+  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+};
+} // namespace nn
+} // namespace torch

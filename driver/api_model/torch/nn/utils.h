@@ -1,0 +1,3 @@
+#pragma once
+#include <torch/nn/utils/clip_grad.h>
+#include <torch/nn/utils/convert_parameters.h>
