@@ -33,7 +33,10 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
       lossDividedBySteps = lossDividedBySteps || factor.isAccumulationSteps;
 
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
-    if (stepsEveryMicroBatch(loop, reset->optimizer))
+    // A reset of a known optimizer follows that optimizer's steps; one of
+    // unknown target follows the segment it runs in.
+    if (reset->optimizer ? stepsEveryMicroBatch(loop, reset->optimizer)
+                         : reset->steppedEveryMicroBatch)
       continue;
     std::string message;
     switch (reset->condition) {

@@ -27,7 +27,8 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
   std::string steps = describeSteps(loop);
   std::string stepsText = loop.window->steps.text.empty() ? "N" : loop.window->steps.text;
   for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward)) {
-    if (backward->condition != EventCondition::EveryMicroBatch || dividesBySteps(*backward))
+    if (backward->condition != EventCondition::EveryMicroBatch ||
+        backward->steppedEveryMicroBatch || dividesBySteps(*backward))
       continue;
     Finding result = finding(
         loop.reportLocation(*backward),

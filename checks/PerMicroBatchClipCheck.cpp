@@ -10,7 +10,7 @@ void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &conte
     return;
   std::string steps = describeSteps(loop);
   for (const TrainingEvent *clip : loop.eventsOf(EventKind::Clip)) {
-    if (clip->condition == EventCondition::Boundary)
+    if (clip->condition == EventCondition::Boundary || clip->steppedEveryMicroBatch)
       continue;
     std::string when = clip->condition == EventCondition::EveryMicroBatch
                            ? "on every micro-batch"

@@ -17,7 +17,7 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
       averagedEachTime = averagedEachTime ||
                          (factor.isWorldSize && divide->condition != EventCondition::Boundary);
   for (const TrainingEvent *sync : loop.eventsOf(EventKind::AllReduce)) {
-    if (sync->condition == EventCondition::Boundary)
+    if (sync->condition == EventCondition::Boundary || sync->steppedEveryMicroBatch)
       continue;
     std::string consequence;
     switch (sync->reduceOp) {

@@ -133,6 +133,14 @@ struct ModelBuilder::Impl {
             callee = dyn_cast<FunctionDecl>(decl);
         }
     }
+    if (!callee) {
+      // A lambda called inside a template: the call is dependent, the lambda is not.
+      if (auto *ref = dyn_cast<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
+        if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+          if (var->getInit())
+            if (auto *lambda = dyn_cast<LambdaExpr>(stripImplicit(var->getInit())))
+              callee = lambda->getCallOperator();
+    }
     if (!callee)
       return nullptr;
     const FunctionDecl *definition = callee->getDefinition();
@@ -649,6 +657,23 @@ struct ModelBuilder::Impl {
     }
   }
 
+  /// Events up to a step() that runs on every micro-batch belong to that
+  /// (non-accumulating) optimizer, not to the window.
+  static void markEveryStepSegments(TrainingLoop &loop) {
+    if (!loop.window)
+      return;
+    size_t segmentStart = 0;
+    for (size_t i = 0; i < loop.events.size(); ++i) {
+      const TrainingEvent &event = loop.events[i];
+      if (event.kind != EventKind::Step)
+        continue;
+      if (event.condition == EventCondition::EveryMicroBatch && !event.insideInnerLoop)
+        for (size_t j = segmentStart; j <= i; ++j)
+          loop.events[j].steppedEveryMicroBatch = true;
+      segmentStart = i + 1;
+    }
+  }
+
   std::optional<TrainingLoop> analyseScope(const Stmt *body, const Stmt *loopStmt,
                                            const FunctionDecl *function) {
     ensureOrigins();
@@ -790,6 +815,7 @@ struct ModelBuilder::Impl {
     });
     for (RawEvent &raw : kept)
       loop.events.push_back(std::move(raw.event));
+    markEveryStepSegments(loop);
     return loop;
   }
 

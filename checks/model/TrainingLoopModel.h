@@ -115,6 +115,10 @@ struct TrainingEvent {
   std::vector<CallFrame> callChain;
   /// For nested windows: whether the event is inside the inner micro-batch loop.
   bool insideInnerLoop = false;
+  /// The event belongs to a second optimizer that steps on every micro-batch
+  /// (a GAN's discriminator): it runs before such a step() and after the
+  /// previous one, so it is not part of the accumulation window.
+  bool steppedEveryMicroBatch = false;
 
   // Details, by kind.
   const clang::ValueDecl *optimizer = nullptr; ///< Step/GradReset on an optimizer
