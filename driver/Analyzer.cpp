@@ -3,6 +3,7 @@
 
 #include "Check.h"
 #include "model/ModelBuilder.h"
+#include "model/ModelDump.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -79,15 +80,19 @@ Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
 class AnalysisConsumer : public clang::ASTConsumer {
 public:
   AnalysisConsumer(FileAnalysis &out, const std::vector<std::string> &checks,
-                   std::string mainFile, std::string displayName)
+                   std::string mainFile, std::string displayName, bool dumpModel)
       : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
-        displayName_(std::move(displayName)) {}
+        displayName_(std::move(displayName)), dumpModel_(dumpModel) {}
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
     ModelBuilder builder(context);
     TrainingLoopModel model = builder.build();
+    if (dumpModel_) {
+      llvm::raw_string_ostream stream(out_.modelDump);
+      dumpModel(model, builder.facts(), stream);
+    }
     std::vector<Finding> findings;
     CheckContext checkContext(builder.facts(), findings);
     for (const CheckFactory &factory : allChecks()) {
@@ -119,14 +124,15 @@ private:
   const std::vector<std::string> &checks_;
   std::string mainFile_;
   std::string displayName_;
+  bool dumpModel_;
 };
 
 class AnalysisAction : public clang::ASTFrontendAction {
 public:
   AnalysisAction(FileAnalysis &out, const std::vector<std::string> &checks,
-                 std::string mainFile, std::string displayName)
+                 std::string mainFile, std::string displayName, bool dumpModel)
       : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
-        displayName_(std::move(displayName)) {}
+        displayName_(std::move(displayName)), dumpModel_(dumpModel) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
     // Keeps clang from printing "N errors generated." on its own.
@@ -136,7 +142,8 @@ public:
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
                                                         llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(out_, checks_, mainFile_, displayName_);
+    return std::make_unique<AnalysisConsumer>(out_, checks_, mainFile_, displayName_,
+                                              dumpModel_);
   }
 
 private:
@@ -144,12 +151,13 @@ private:
   const std::vector<std::string> &checks_;
   std::string mainFile_;
   std::string displayName_;
+  bool dumpModel_;
 };
 
 } // namespace
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks) {
+                         const std::vector<std::string> &enabledChecks, bool dumpModel) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
     result.errors.push_back({displayName, message});
@@ -186,7 +194,8 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   ErrorCollector collector;
   clang::tooling::ToolInvocation invocation(
       command.args,
-      std::make_unique<AnalysisAction>(result, enabledChecks, std::string(real), displayName),
+      std::make_unique<AnalysisAction>(result, enabledChecks, std::string(real), displayName,
+                                       dumpModel),
       files.get());
   invocation.setDiagnosticConsumer(&collector);
   bool ok = invocation.run();

@@ -16,10 +16,12 @@ struct FileAnalysis {
   bool usedApiModel = false;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
+  /// --dump-model: the model, as text.
+  std::string modelDump;
 };
 
 /// `displayName` is the path as the user wrote it.
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks);
+                         const std::vector<std::string> &enabledChecks, bool dumpModel = false);
 
 } // namespace gradlint

@@ -18,6 +18,7 @@ const char *usageText() {
          "  --list-checks       list the enabled checks and exit\n"
          "  --format=text|json  output format (default: text)\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
+         "  --dump-model        print the training-loop model of each file\n"
          "  --version           print the version\n"
          "  -h, --help          print this help\n"
          "\n"
@@ -67,6 +68,8 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.version = true;
     } else if (arg == "--list-checks") {
       options.listChecks = true;
+    } else if (arg == "--dump-model") {
+      options.dumpModel = true;
     } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2 && arg[2] != '=') {
       options.buildPath = arg.substr(2);
     } else if (takeValue(arg, "-p", i, argc, argv, value, error)) {

@@ -16,6 +16,7 @@ struct Options {
   std::string buildPath;                  ///< -p <dir>
   std::string checks;                     ///< --checks=<globs>
   bool listChecks = false;
+  bool dumpModel = false;                 ///< print the training-loop model instead
   OutputFormat format = OutputFormat::Text;
   unsigned jobs = 1;
   bool help = false;

@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < options.files.size(); i = next++)
-      analyses[i] = analyseFile(options.files[i], *setup, enabled);
+      analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel);
   };
   unsigned jobs = std::min<size_t>(options.jobs, options.files.size());
   std::vector<std::thread> threads;
@@ -82,6 +82,11 @@ int main(int argc, char **argv) {
   worker();
   for (std::thread &thread : threads)
     thread.join();
+
+  if (options.dumpModel) {
+    for (size_t i = 0; i < analyses.size(); ++i)
+      std::cout << "== " << options.files[i] << "\n" << analyses[i].modelDump;
+  }
 
   // A header shared by several TUs reports its findings once.
   std::set<std::tuple<std::string, std::string, unsigned, unsigned>> seen;

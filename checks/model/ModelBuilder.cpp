@@ -43,6 +43,7 @@ struct Guard {
   const Expr *condition = nullptr;
   const SubstFrame *frame = nullptr;
   bool negated = false;
+  bool earlyExit = false; ///< from `if (condition) continue;` (or return/break)
 };
 
 /// A factor found on the way to backward() or on a gradient division, kept
@@ -326,59 +327,71 @@ struct ModelBuilder::Impl {
     }
   }
 
-  /// Reads the reduce operation of an all-reduce call.
+  /// Calls `visit` for each field of `record` and of its bases.
+  static void forEachField(const CXXRecordDecl *record,
+                           const std::function<void(const FieldDecl *)> &visit) {
+    if (!record || !record->hasDefinition())
+      return;
+    for (const FieldDecl *field : record->fields())
+      visit(field);
+    for (const CXXBaseSpecifier &base : record->bases())
+      forEachField(base.getType()->getAsCXXRecordDecl(), visit);
+  }
+
+  static bool namesAverage(llvm::StringRef name) {
+    std::string lower = name.lower();
+    return lower.find("avg") != std::string::npos || lower.find("mean") != std::string::npos ||
+           lower.find("average") != std::string::npos;
+  }
+
+  /// Reads the reduce operation of an all-reduce call: an enumerator such as
+  /// c10d::ReduceOp::AVG in its arguments or in the options variable's fields
+  /// (`opts.reduceOp = c10d::ReduceOp::AVG;`), or a method named like
+  /// all_reduce_mean. c10d's default is SUM.
   ReduceOpKind reduceOpOf(const CallExpr *call, const ApiCallInfo &info, const SubstFrame *frame) {
     bool sawSum = false, sawAverage = false;
-    std::function<void(const Expr *, unsigned)> scan = [&](const Expr *expr, unsigned depth) {
-      if (!expr || depth > 8)
-        return;
-      expr = stripCasts(facts.resolve({expr, frame}).expr);
-      if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
-        std::string name = ref->getDecl()->getNameAsString();
-        std::string lower;
-        for (char c : name)
-          lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        if (lower.find("avg") != std::string::npos || lower.find("mean") != std::string::npos ||
-            lower.find("average") != std::string::npos)
-          sawAverage = true;
-        if (lower.find("sum") != std::string::npos)
-          sawSum = true;
-        // AllreduceOptions opts; opts.reduceOp = c10d::ReduceOp::AVG;
-        if (auto *var = dyn_cast<VarDecl>(ref->getDecl())) {
-          if (const CXXRecordDecl *record = var->getType()->getAsCXXRecordDecl())
-            for (const FieldDecl *field : record->fields())
+    std::function<void(const Expr *, const SubstFrame *, unsigned)> scan =
+        [&](const Expr *expr, const SubstFrame *in, unsigned depth) {
+          if (!expr || depth > 8)
+            return;
+          ResolvedExpr resolved = facts.resolve({expr, in});
+          expr = stripCasts(resolved.expr);
+          if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
+            if (auto *enumerator = dyn_cast<EnumConstantDecl>(ref->getDecl())) {
+              sawAverage = sawAverage || namesAverage(enumerator->getName());
+              sawSum = sawSum || enumerator->getName().lower().find("sum") != std::string::npos;
+              return;
+            }
+            auto *var = dyn_cast<VarDecl>(ref->getDecl());
+            if (!var)
+              return;
+            forEachField(var->getType()->getAsCXXRecordDecl(), [&](const FieldDecl *field) {
               for (const ValueOrigin &origin : facts.originsOf(field)) {
-                auto *member = dyn_cast_or_null<MemberExpr>(
-                    origin.site ? stripImplicit(isa<BinaryOperator>(origin.site)
-                                                    ? cast<BinaryOperator>(origin.site)->getLHS()
-                                                : isa<CXXOperatorCallExpr>(origin.site)
-                                                    ? cast<CXXOperatorCallExpr>(origin.site)->getArg(0)
-                                                    : origin.site)
-                                : nullptr);
+                const Expr *target = nullptr;
+                if (auto *assign = dyn_cast<BinaryOperator>(origin.site))
+                  target = assign->getLHS();
+                else if (auto *op = dyn_cast<CXXOperatorCallExpr>(origin.site))
+                  target = op->getArg(0);
+                auto *member = dyn_cast_or_null<MemberExpr>(target ? stripImplicit(target) : nullptr);
                 if (member && facts.referencedDecl({member->getBase(), nullptr}) == var)
-                  scan(origin.value, depth + 1);
+                  scan(origin.value, nullptr, depth + 1);
               }
-          if (var->getInit())
-            scan(var->getInit(), depth + 1);
-        }
-        return;
-      }
-      for (const Stmt *child : expr->children())
-        if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-          scan(childExpr, depth + 1);
-    };
+            });
+            if (var->getInit())
+              scan(var->getInit(), nullptr, depth + 1);
+            return;
+          }
+          for (const Stmt *child : expr->children())
+            if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+              scan(childExpr, resolved.frame, depth + 1);
+        };
     for (const Expr *arg : call->arguments())
-      scan(arg, 0);
-    std::string lowerName;
-    for (char c : info.name)
-      lowerName.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    if (lowerName.find("avg") != std::string::npos || lowerName.find("mean") != std::string::npos ||
-        lowerName.find("average") != std::string::npos)
-      sawAverage = true;
+      scan(arg, frame, 0);
+    sawAverage = sawAverage || namesAverage(info.name);
     if (sawAverage)
       return ReduceOpKind::Average;
     if (sawSum || info.kind == ApiKind::ProcessGroupAllReduce)
-      return ReduceOpKind::Sum; // c10d's default reduce op is SUM
+      return ReduceOpKind::Sum;
     return ReduceOpKind::Unknown;
   }
 
@@ -493,7 +506,7 @@ struct ModelBuilder::Impl {
         // if (!boundary) continue;  -> the rest runs only when the condition is false
         if (auto *ifStmt = dyn_cast<IfStmt>(child))
           if (!ifStmt->getElse() && endsWithJump(ifStmt->getThen()))
-            state.guards.push_back({ifStmt->getCond(), state.frame, true});
+            state.guards.push_back({ifStmt->getCond(), state.frame, true, true});
       }
       state.guards.resize(saved);
       return;
@@ -712,14 +725,14 @@ struct ModelBuilder::Impl {
     if (!backwards.empty()) {
       // A flat window: the boundary guard sits on step().
       std::optional<WindowPattern> window;
+      Guard matched;
       for (RawEvent *step : steps) {
         for (const Guard &guard : step->guards) {
           std::optional<ParsedGuard> parsed =
               parseGuard(guard.condition, guard.frame, guard.negated, facts);
           if (parsed && parsed->holds && parsed->pattern.steps.expr) {
             window = parsed->pattern;
-            if (!window->condition)
-              window->condition = guard.condition;
+            matched = guard;
             break;
           }
         }
@@ -731,17 +744,15 @@ struct ModelBuilder::Impl {
         AccumulationWindow accumulation;
         accumulation.steps = facts.symbolic(window->steps);
         accumulation.guard.form = window->form;
-        accumulation.guard.condition = window->condition;
+        // The condition as written at the guard (not the flag's or helper's inside).
+        accumulation.guard.condition = matched.condition;
+        accumulation.guard.viaEarlyContinue = matched.earlyExit;
         accumulation.guard.counter = window->counter;
         accumulation.guard.residue = window->residue;
         accumulation.guard.viaFlag = window->viaFlag;
         accumulation.guard.viaHelper = window->viaHelper;
         accumulation.guard.lastBatchExtension = window->lastBatchExtension;
-        accumulation.guard.loc = window->condition ? window->condition->getBeginLoc() : SourceLocation();
-        // Early continue: the step's guard is a negated condition of a jump.
-        for (const Guard &guard : steps.front()->guards)
-          if (guard.negated && guard.condition == window->condition)
-            accumulation.guard.viaEarlyContinue = true;
+        accumulation.guard.loc = matched.condition->getBeginLoc();
         loop.window = accumulation;
         stepsExpr = window->steps;
       } else if (!loopStmt) {

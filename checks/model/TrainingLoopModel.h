@@ -87,8 +87,9 @@ const char *eventConditionName(EventCondition cond);
 /// How a gradient all-reduce combines ranks.
 enum class ReduceOpKind { Sum, Average, Unknown };
 
-/// One scaling factor applied to the loss on its way to backward(), or to a
-/// gradient: `loss / (N * W)` has two factors.
+/// One division applied to the loss on its way to backward(), or to a
+/// gradient. `loss / (N * W)` is one factor that divides by both N and W;
+/// `loss / N / W` is two.
 struct ScaleFactor {
   const clang::Expr *site = nullptr;  ///< the division (or multiply by 1/x) that applies it
   const clang::Expr *divisor = nullptr;

@@ -13,12 +13,45 @@ namespace gradlint {
 namespace {
 constexpr unsigned kMaxDepth = 12;
 
+/// The variable, parameter or field an expression names, looking through
+/// smart pointers and dereferences (`opt->`, `*opt`); null for anything else
+/// (methods, functions, enumerators, temporaries).
 const ValueDecl *declOfLValue(const Expr *expr) {
-  expr = stripCasts(expr);
-  if (auto *ref = dyn_cast<DeclRefExpr>(expr))
-    return ref->getDecl();
-  if (auto *member = dyn_cast<MemberExpr>(expr))
-    return member->getMemberDecl();
+  for (unsigned i = 0; expr && i < 8; ++i) {
+    expr = stripCasts(expr);
+    const ValueDecl *decl = nullptr;
+    if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+      decl = ref->getDecl();
+    else if (auto *member = dyn_cast<MemberExpr>(expr))
+      decl = member->getMemberDecl();
+    if (decl)
+      return isa<VarDecl>(decl) || isa<FieldDecl>(decl) ? decl : nullptr;
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(expr)) {
+      if ((op->getOperator() == OO_Arrow || op->getOperator() == OO_Star) &&
+          op->getNumArgs() == 1) {
+        expr = op->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (auto *unary = dyn_cast<UnaryOperator>(expr)) {
+      if (unary->getOpcode() == UO_Deref) {
+        expr = unary->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    // unique_ptr::get(), shared_ptr::get()
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      if (callee && callee->getIdentifier() && callee->getName() == "get" &&
+          call->getNumArgs() == 0) {
+        expr = call->getImplicitObjectArgument();
+        continue;
+      }
+    }
+    return nullptr;
+  }
   return nullptr;
 }
 
@@ -210,8 +243,12 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
     if (expr->getType()->isRealFloatingType() && expr->EvaluateAsFloat(floating, context_))
       return floating.convertToDouble();
     // A variable with a single, constant initialisation and no other writes.
+    // A field's default only counts when the field is const: a config
+    // struct's `int accum_steps = 8;` is usually set elsewhere.
     const ValueDecl *decl = declOfLValue(expr);
     if (!decl || isa<ParmVarDecl>(decl))
+      return std::nullopt;
+    if (isa<FieldDecl>(decl) && !decl->getType().isConstQualified())
       return std::nullopt;
     const std::vector<ValueOrigin> &origins = originsOf(decl);
     if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
@@ -304,7 +341,7 @@ bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
   }
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-      if (mentionsImpl({childExpr, haystack.frame}, decls, constant, depth + 1))
+      if (mentionsImpl({childExpr, haystack.frame}, decls, constant, depth))
         return true;
   return false;
 }
@@ -379,7 +416,7 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
     return isWorldSizeDecl(decl, depth);
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-      if (isWorldSizeImpl({childExpr, value.frame}, depth + 1))
+      if (isWorldSizeImpl({childExpr, value.frame}, depth))
         return true;
   return false;
 }
@@ -397,14 +434,20 @@ bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
     if (classifyCall(call).kind == ApiKind::GradAccess)
       return true;
   if (const ValueDecl *decl = declOfLValue(expr)) {
+    auto found = gradientDecls_.find(decl);
+    if (found != gradientDecls_.end())
+      return found->second;
+    gradientDecls_[decl] = false; // breaks cycles such as g = g + p.grad()
+    bool result = false;
     for (const ValueOrigin &origin : originsOf(decl))
-      if (readsGradientImpl({origin.value, nullptr}, depth + 1))
-        return true;
-    return false;
+      if ((result = readsGradientImpl({origin.value, nullptr}, depth + 1)))
+        break;
+    gradientDecls_[decl] = result;
+    return result;
   }
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-      if (readsGradientImpl({childExpr, value.frame}, depth + 1))
+      if (readsGradientImpl({childExpr, value.frame}, depth))
         return true;
   return false;
 }

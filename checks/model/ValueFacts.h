@@ -91,6 +91,7 @@ private:
   clang::ASTContext &context_;
   std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
+  mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   std::deque<SubstFrame> frames_;
 };
 

@@ -1,0 +1,13 @@
+// A readable dump of the training-loop model (gradlint --dump-model).
+#pragma once
+
+#include "TrainingLoopModel.h"
+#include "ValueFacts.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace gradlint {
+
+void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::raw_ostream &out);
+
+} // namespace gradlint

@@ -1,0 +1,18 @@
+// RUN: %check_gradlint %s
+// `loss.div(N).backward()`, guard `0 == (step + 1) % N`, while loop.
+#include <torch/torch.h>
+
+void loop(torch::nn::Linear lin, torch::optim::AdamW &adamw, const std::vector<torch::Tensor> &f,
+          const std::vector<torch::Tensor> &g) {
+  const int64_t every = 8;
+  int64_t step = 0;
+  while (step < static_cast<int64_t>(f.size())) {
+    auto objective = torch::l1_loss(lin->forward(f[step]), g[step]);
+    objective.div(every).backward();
+    if (0 == (step + 1) % every) {
+      adamw.step();
+      adamw.zero_grad();
+    }
+    ++step;
+  }
+}

@@ -1,0 +1,27 @@
+// RUN: %check_gradlint %s
+// A training-step function with a persistent member counter; the clip is in the
+// boundary branch before step(): correct.
+#include <torch/torch.h>
+
+class Trainer {
+public:
+  Trainer(torch::nn::Linear net, int accumulate)
+      : net_(net), optimizer_(net->parameters(), torch::optim::AdamOptions(1e-3)),
+        accumulate_(accumulate) {}
+
+  void train_step(const torch::Tensor &x, const torch::Tensor &y) {
+    auto loss = torch::mse_loss(net_->forward(x), y) / accumulate_;
+    loss.backward();
+    if (++calls_ % accumulate_ == 0) {
+      torch::nn::utils::clip_grad_norm_(net_->parameters(), 1.0);
+      this->optimizer_.step();
+      this->optimizer_.zero_grad();
+    }
+  }
+
+private:
+  torch::nn::Linear net_;
+  torch::optim::Adam optimizer_;
+  int accumulate_;
+  int calls_ = 0;
+};

@@ -1,0 +1,25 @@
+// RUN: %check_gradlint %s
+// The all-reduce follows `if (step % N != 0) continue;`: it is in the boundary
+// branch, correct.
+#include <torch/torch.h>
+#include <c10d/ProcessGroup.hpp>
+
+void train(const c10::intrusive_ptr<c10d::ProcessGroup> &pg, torch::nn::Linear &model,
+           std::vector<torch::Tensor> &inputs, std::vector<torch::Tensor> &targets, int accum) {
+  auto opt = std::make_unique<torch::optim::AdamW>(model->parameters(),
+                                                   torch::optim::AdamWOptions(3e-4));
+  for (int step = 1; step <= static_cast<int>(inputs.size()); ++step) {
+    auto loss = torch::mse_loss(model->forward(inputs[step - 1]), targets[step - 1]);
+    (loss / accum).backward();
+    if (step % accum != 0)
+      continue;
+    for (auto &p : model->parameters()) {
+      std::vector<torch::Tensor> one{p.grad()};
+      c10d::AllreduceOptions avg;
+      avg.reduceOp = c10d::ReduceOp::AVG;
+      pg->allreduce(one, avg)->wait();
+    }
+    opt->step();
+    opt->zero_grad();
+  }
+}

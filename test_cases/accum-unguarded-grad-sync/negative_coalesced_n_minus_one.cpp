@@ -1,0 +1,24 @@
+// RUN: %check_gradlint %s
+// allreduce_coalesced (AVG) in the `i % N == N - 1` boundary branch: once per
+// window, correct.
+#include <torch/torch.h>
+#include <c10d/ProcessGroup.hpp>
+
+void train(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Sequential net,
+           torch::optim::Adam &adam, const std::vector<torch::Tensor> &xs,
+           const std::vector<torch::Tensor> &ys, int gas) {
+  for (int i = 0; i < static_cast<int>(xs.size()); i++) {
+    torch::Tensor l = torch::nn::functional::cross_entropy(net->forward(xs[i]), ys[i]) / gas;
+    l.backward();
+    if (i % gas == gas - 1) {
+      std::vector<torch::Tensor> grads;
+      for (const auto &p : net->parameters())
+        grads.push_back(p.grad());
+      c10d::AllreduceCoalescedOptions opts;
+      opts.reduceOp = c10d::ReduceOp::AVG;
+      group->allreduce_coalesced(grads, opts)->wait();
+      adam.step();
+      adam.zero_grad();
+    }
+  }
+}
