@@ -38,6 +38,14 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
     if (reset->optimizer ? stepsEveryMicroBatch(loop, reset->optimizer)
                          : reset->steppedEveryMicroBatch)
       continue;
+    // model->zero_grad() on a module the accumulating optimizer does not own
+    // (a frozen teacher) leaves the window's gradients alone.
+    if (reset->module && step->optimizer) {
+      llvm::SmallPtrSet<const clang::ValueDecl *, 4> owned;
+      context.facts().modulesOptimizedBy(step->optimizer, owned);
+      if (!owned.empty() && !owned.count(reset->module))
+        continue;
+    }
     std::string message;
     switch (reset->condition) {
     case EventCondition::Boundary:

@@ -21,7 +21,8 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
     return;
   // The alternative of dividing the accumulated gradients at the boundary.
   for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
-    if (divide->condition == EventCondition::Boundary && dividesBySteps(*divide))
+    if (divide->condition == EventCondition::Boundary && divide->order < step->order &&
+        dividesBySteps(*divide))
       return;
 
   std::string steps = describeSteps(loop);

@@ -240,6 +240,21 @@ struct ModelBuilder::Impl {
       collectScaling({conditional->getFalseExpr(), frame}, out, visited, depth + 1);
       return;
     }
+    // torch::autograd::backward({loss / N}): the tensors of a braced list.
+    if (auto *list = dyn_cast<InitListExpr>(expr)) {
+      for (const Expr *element : list->inits())
+        collectScaling({element, frame}, out, visited, depth + 1);
+      return;
+    }
+    if (auto *std = dyn_cast<CXXStdInitializerListExpr>(expr)) {
+      collectScaling({std->getSubExpr(), frame}, out, visited, depth + 1);
+      return;
+    }
+    if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
+      for (const Expr *arg : construct->arguments())
+        collectScaling({arg, frame}, out, visited, depth + 1);
+      return;
+    }
     if (auto *call = dyn_cast<CallExpr>(expr)) {
       ApiCallInfo info = classifyCall(call);
       switch (info.kind) {
@@ -410,9 +425,12 @@ struct ModelBuilder::Impl {
       emit(state, EventKind::Step, call, call->getBeginLoc(), object);
       return;
     case ApiKind::OptimizerZeroGrad:
+      emit(state, EventKind::GradReset, call, call->getBeginLoc(), object);
+      return;
     case ApiKind::ModuleZeroGrad:
-      emit(state, EventKind::GradReset, call, call->getBeginLoc(),
-           info.kind == ApiKind::OptimizerZeroGrad ? object : nullptr);
+      emit(state, EventKind::GradReset, call, call->getBeginLoc());
+      if (object)
+        state.events.back().event.module = facts.referencedDecl({object, state.frame});
       return;
     case ApiKind::TensorReset:
       if (object && facts.readsGradient({object, state.frame}))

@@ -123,6 +123,7 @@ struct TrainingEvent {
 
   // Details, by kind.
   const clang::ValueDecl *optimizer = nullptr; ///< Step/GradReset on an optimizer
+  const clang::ValueDecl *module = nullptr;    ///< GradReset by Module::zero_grad
   std::vector<ScaleFactor> scaling;   ///< Backward: loss scaling; GradDivide: the divisor
   ReduceOpKind reduceOp = ReduceOpKind::Unknown; ///< AllReduce
   std::string helperName;             ///< AllReduce via a named helper

@@ -452,4 +452,26 @@ bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
   return false;
 }
 
+void ValueFacts::modulesOptimizedBy(const ValueDecl *optimizer,
+                                    llvm::SmallPtrSetImpl<const ValueDecl *> &out) const {
+  if (!optimizer)
+    return;
+  std::function<void(const Stmt *)> scan = [&](const Stmt *stmt) {
+    if (!stmt)
+      return;
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(stmt)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      if (callee && callee->getIdentifier() &&
+          (callee->getName() == "parameters" || callee->getName() == "named_parameters"))
+        if (const ValueDecl *module = declOfLValue(call->getImplicitObjectArgument()))
+          out.insert(module);
+    }
+    for (const Stmt *child : stmt->children())
+      scan(child);
+  };
+  for (const ValueOrigin &origin : originsOf(optimizer))
+    if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+      scan(origin.value);
+}
+
 } // namespace gradlint

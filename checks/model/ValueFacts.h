@@ -73,6 +73,11 @@ public:
   /// or a variable built from them).
   bool readsGradient(ResolvedExpr value) const;
 
+  /// The modules whose parameters an optimizer was built from
+  /// (`SGD opt(model->parameters(), ...)`); empty when not visible.
+  void modulesOptimizedBy(const clang::ValueDecl *optimizer,
+                          llvm::SmallPtrSetImpl<const clang::ValueDecl *> &out) const;
+
   /// Source text of an expression.
   std::string text(const clang::Expr *expr) const;
   clang::ASTContext &context() const { return context_; }

@@ -1,6 +1,6 @@
 // RUN: %check_gradlint %s
 // `auto g = p.grad(); g /= N;` shares storage with the gradient, so the accumulated
-// gradient is divided in place before step(); functional-cast-free loop over pairs.
+// gradient is divided in place before step() (range-for over pairs, separate counter).
 #include <torch/torch.h>
 
 void train(torch::nn::Linear model, torch::optim::SGD &opt,
