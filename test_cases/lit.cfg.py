@@ -7,7 +7,7 @@ import lit.formats
 config.name = "gradlint"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp"]
-config.excludes = ["unit"]
+config.excludes = ["unit", "cli"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gradlint_build_dir, "test_cases")
 

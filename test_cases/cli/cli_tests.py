@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Command-line behaviour of gradlint: exit codes, errors, the JSON contract,
+check selection, compilation databases, header de-duplication and -j.
+
+usage: cli_tests.py <gradlint>
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GRADLINT = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUGGY = os.path.join(HERE, "inputs", "buggy.cpp")
+CLEAN = os.path.join(HERE, "inputs", "clean.cpp")
+results = {"passed": 0, "failed": 0}
+
+
+def run(*args, cwd=None):
+    return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def check(name, condition, detail=""):
+    if condition:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def test_exit_codes():
+    check("clean file exits 0", run(CLEAN).returncode == 0)
+    buggy = run(BUGGY)
+    check("findings exit 1", buggy.returncode == 1, buggy.stderr)
+    check("usage error exits 2", run("--no-such-flag", CLEAN).returncode == 2)
+    check("no input exits 2", run().returncode == 2)
+
+
+def test_text_format():
+    out = run(BUGGY).stdout.splitlines()
+    warnings = [l for l in out if ": warning: " in l]
+    check("text has clang-style warnings", len(warnings) == 2, out)
+    first = warnings[0] if warnings else ""
+    check("warning names file:line:col and [check]",
+          first.startswith(BUGGY + ":") and first.endswith("[accum-misplaced-zero-grad]"), first)
+    index = out.index(first) if first in out else 0
+    check("source line and caret follow", len(out) > index + 2 and out[index + 2].strip() == "^",
+          out[index:index + 3])
+    check("notes follow", any(": note: accumulation window" in l for l in out))
+    check("a note says the fix", any(": note: fix:" in l for l in out))
+
+
+def test_json_contract():
+    result = run("--format=json", BUGGY, CLEAN)
+    document = json.loads(result.stdout)
+    check("json top-level keys", set(document) == {"diagnostics", "errors", "files"}, document.keys())
+    check("json file count", document["files"] == 2)
+    diagnostic = document["diagnostics"][0]
+    check("json diagnostic keys",
+          set(diagnostic) == {"check", "severity", "file", "line", "column", "message", "notes"},
+          diagnostic.keys())
+    check("json note keys", set(diagnostic["notes"][0]) == {"file", "line", "column", "message"})
+    check("json severity", diagnostic["severity"] == "warning")
+
+
+def test_errors_do_not_stop_the_run():
+    with tempfile.TemporaryDirectory() as tmp:
+        broken = os.path.join(tmp, "broken.cpp")
+        with open(broken, "w") as f:
+            f.write("int main() { return 0 }\n")
+        empty = os.path.join(tmp, "empty.cpp")
+        open(empty, "w").close()
+        missing = os.path.join(tmp, "missing.cpp")
+        result = run("--format=json", missing, tmp, broken, empty, BUGGY)
+        document = json.loads(result.stdout)
+        check("errors exit 2", result.returncode == 2)
+        errors = {e["file"]: e["message"] for e in document["errors"]}
+        check("missing file error", "No such file" in errors.get(missing, ""), errors)
+        check("directory error", "directory" in errors.get(tmp, ""), errors)
+        check("parse error names the line", "broken.cpp:1:" in errors.get(broken, ""), errors)
+        check("empty file error", "empty" in errors.get(empty, ""), errors)
+        check("other files still analysed", len(document["diagnostics"]) == 2, document)
+        text = run(missing, BUGGY)
+        lines = [l for l in text.stderr.splitlines() if "error" in l]
+        check("one-line error on stderr", lines == [f"{missing}: error: cannot open file: "
+                                                     "No such file or directory"], lines)
+
+
+def test_check_selection():
+    only = run("--format=json", "--checks=-*,accum-missing-loss-division", BUGGY)
+    checks = {d["check"] for d in json.loads(only.stdout)["diagnostics"]}
+    check("--checks selects", checks == {"accum-missing-loss-division"}, checks)
+    unknown = run("--checks=-*,accum-nope", BUGGY)
+    check("unknown check is an error", unknown.returncode == 2 and "accum-nope" in unknown.stderr,
+          unknown.stderr)
+    listed = run("--list-checks").stdout
+    check("--list-checks lists all five", sum(l.strip().startswith("accum-") for l in
+                                             listed.splitlines()) == 5, listed)
+    disabled = run("--checks=-accum-*", BUGGY)
+    check("all disabled gives exit 0", disabled.returncode == 0, disabled.stdout)
+
+
+def test_compilation_database_and_dedup():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        os.makedirs(src)
+        os.makedirs(os.path.join(tmp, "include"))
+        shutil.copy(os.path.join(HERE, "inputs", "shared_loop.h"), os.path.join(tmp, "include"))
+        for name in ("a.cpp", "b.cpp"):
+            with open(os.path.join(src, name), "w") as f:
+                f.write('#include "shared_loop.h"\nint use_%s() { return 0; }\n' % name[0])
+        build = os.path.join(tmp, "build")
+        os.makedirs(build)
+        commands = [{"directory": tmp, "file": f"src/{n}",
+                     "command": f"c++ -std=c++17 -Iinclude -c src/{n} -o {n}.o"}
+                    for n in ("a.cpp", "b.cpp")]
+        with open(os.path.join(build, "compile_commands.json"), "w") as f:
+            json.dump(commands, f)
+        files = [os.path.join(src, "a.cpp"), os.path.join(src, "b.cpp")]
+        result = run("--format=json", "-p", build, "-j", "2", *files)
+        document = json.loads(result.stdout)
+        check("-p finds the include directory", not document["errors"], document["errors"])
+        check("header finding reported once across TUs", len(document["diagnostics"]) == 1,
+              document["diagnostics"])
+        # Without -p: the database above the file is found automatically.
+        shutil.copy(os.path.join(build, "compile_commands.json"), tmp)
+        auto = json.loads(run("--format=json", *files).stdout)
+        check("compile_commands.json above the file is used", not auto["errors"] and
+              len(auto["diagnostics"]) == 1, auto)
+        broken_db = run("-p", os.path.join(tmp, "nowhere"), files[0])
+        check("unusable -p is an error", broken_db.returncode == 2 and "nowhere" in broken_db.stderr,
+              broken_db.stderr)
+
+
+def test_api_model_note():
+    result = run(BUGGY)
+    check("api model note on stderr", "bundled LibTorch API model" in result.stderr, result.stderr)
+
+
+for test in [test_exit_codes, test_text_format, test_json_contract, test_errors_do_not_stop_the_run,
+             test_check_selection, test_compilation_database_and_dedup, test_api_model_note]:
+    test()
+print(f"{results['passed']} passed, {results['failed']} failed")
+sys.exit(1 if results["failed"] else 0)

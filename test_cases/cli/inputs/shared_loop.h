@@ -1,0 +1,16 @@
+// A training loop in a project header included by two translation units.
+#pragma once
+#include <torch/torch.h>
+
+inline void shared_train(torch::nn::Linear model, torch::optim::SGD &opt,
+                         std::vector<torch::Tensor> &xs) {
+  const int accum_steps = 4;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = model->forward(xs[i]).sum();
+    loss.backward();
+    if ((i + 1) % accum_steps == 0) {
+      opt.step();
+      opt.zero_grad();
+    }
+  }
+}
