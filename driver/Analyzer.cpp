@@ -77,26 +77,32 @@ Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
   return location;
 }
 
+/// What one translation unit's analysis needs and where it writes.
+struct TranslationUnitJob {
+  FileAnalysis &out;
+  const std::vector<std::string> &checks;
+  std::string mainFile;    ///< real path of the main file
+  std::string displayName; ///< the path as the user wrote it
+  bool dumpModel = false;
+};
+
 class AnalysisConsumer : public clang::ASTConsumer {
 public:
-  AnalysisConsumer(FileAnalysis &out, const std::vector<std::string> &checks,
-                   std::string mainFile, std::string displayName, bool dumpModel)
-      : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
-        displayName_(std::move(displayName)), dumpModel_(dumpModel) {}
+  explicit AnalysisConsumer(const TranslationUnitJob &job) : job_(job) {}
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
     ModelBuilder builder(context);
     TrainingLoopModel model = builder.build();
-    if (dumpModel_) {
-      llvm::raw_string_ostream stream(out_.modelDump);
+    if (job_.dumpModel) {
+      llvm::raw_string_ostream stream(job_.out.modelDump);
       dumpModel(model, builder.facts(), stream);
     }
     std::vector<Finding> findings;
     CheckContext checkContext(builder.facts(), findings);
     for (const CheckFactory &factory : allChecks()) {
-      if (std::find(checks_.begin(), checks_.end(), factory.id) == checks_.end())
+      if (std::find(job_.checks.begin(), job_.checks.end(), factory.id) == job_.checks.end())
         continue;
       std::unique_ptr<Check> check = factory.create();
       for (const TrainingLoop &loop : model.loops)
@@ -109,30 +115,23 @@ public:
       const RuleInfo *rule = findRule(finding.check);
       diagnostic.severity = rule ? rule->severity : "warning";
       std::string real;
-      diagnostic.location = resolve(sm, finding.loc, mainFile_, displayName_, &real);
+      diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
       diagnostic.message = finding.message;
       for (const FindingNote &note : finding.notes)
-        diagnostic.notes.push_back({resolve(sm, note.loc, mainFile_, displayName_, nullptr),
-                                    note.message});
-      out_.diagnostics.push_back(std::move(diagnostic));
-      out_.realPaths.push_back(real);
+        diagnostic.notes.push_back(
+            {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});
+      job_.out.diagnostics.push_back(std::move(diagnostic));
+      job_.out.realPaths.push_back(real);
     }
   }
 
 private:
-  FileAnalysis &out_;
-  const std::vector<std::string> &checks_;
-  std::string mainFile_;
-  std::string displayName_;
-  bool dumpModel_;
+  const TranslationUnitJob &job_;
 };
 
 class AnalysisAction : public clang::ASTFrontendAction {
 public:
-  AnalysisAction(FileAnalysis &out, const std::vector<std::string> &checks,
-                 std::string mainFile, std::string displayName, bool dumpModel)
-      : out_(out), checks_(checks), mainFile_(std::move(mainFile)),
-        displayName_(std::move(displayName)), dumpModel_(dumpModel) {}
+  explicit AnalysisAction(TranslationUnitJob job) : job_(std::move(job)) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
     // Keeps clang from printing "N errors generated." on its own.
@@ -142,16 +141,11 @@ public:
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
                                                         llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(out_, checks_, mainFile_, displayName_,
-                                              dumpModel_);
+    return std::make_unique<AnalysisConsumer>(job_);
   }
 
 private:
-  FileAnalysis &out_;
-  const std::vector<std::string> &checks_;
-  std::string mainFile_;
-  std::string displayName_;
-  bool dumpModel_;
+  TranslationUnitJob job_;
 };
 
 } // namespace
@@ -194,8 +188,8 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   ErrorCollector collector;
   clang::tooling::ToolInvocation invocation(
       command.args,
-      std::make_unique<AnalysisAction>(result, enabledChecks, std::string(real), displayName,
-                                       dumpModel),
+      std::make_unique<AnalysisAction>(TranslationUnitJob{
+          result, enabledChecks, std::string(real), displayName, dumpModel}),
       files.get());
   invocation.setDiagnosticConsumer(&collector);
   bool ok = invocation.run();
