@@ -119,8 +119,14 @@ std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const S
         return guard;
       }
       // counter + offset == N  <=>  boundary reached (offset 1 for "++c == N",
-      // or "c + 1 == N"; offset 0 for "c == N" after an increment).
-      guard.pattern.steps = facts.resolve({limitSide, frame});
+      // or "c + 1 == N"; offset 0 for "c == N" after an increment). A counter
+      // compared with "N - 1" counts 0..N-1 and is incremented after the check.
+      ResolvedExpr limitValue = facts.resolve({limitSide, frame});
+      if (auto *minus = dyn_cast<BinaryOperator>(stripCasts(limitValue.expr)))
+        if (minus->getOpcode() == BO_Sub &&
+            facts.constantInt({minus->getRHS(), limitValue.frame}).value_or(0) == 1)
+          limitValue = facts.resolve({minus->getLHS(), limitValue.frame});
+      guard.pattern.steps = limitValue;
       guard.pattern.residue = -1;
       return guard;
     }

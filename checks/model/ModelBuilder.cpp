@@ -663,6 +663,12 @@ struct ModelBuilder::Impl {
   ResolvedExpr worldSizeLeaf(ResolvedExpr divisor) {
     ResolvedExpr resolved = facts.resolve(divisor);
     const Expr *expr = stripCasts(resolved.expr);
+    // const int denom = accum * world;  ->  look inside denom's definition.
+    if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage() &&
+            isa<BinaryOperator>(stripCasts(var->getInit())))
+          return worldSizeLeaf({var->getInit(), nullptr});
     if (isa<BinaryOperator>(expr) || isa<ParenExpr>(expr))
       for (const Stmt *child : expr->children())
         if (auto *childExpr = dyn_cast_or_null<Expr>(child))

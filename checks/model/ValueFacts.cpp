@@ -60,7 +60,9 @@ public:
   explicit OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins)
       : origins_(origins) {}
 
-  bool shouldVisitTemplateInstantiations() const { return false; }
+  // Helpers that are templates (or generic lambdas) are followed into their
+  // instantiations, whose variables are distinct declarations.
+  bool shouldVisitTemplateInstantiations() const { return true; }
 
   void add(const ValueDecl *decl, ValueOrigin::Kind kind, const Expr *value,
            const Expr *site) {
@@ -168,9 +170,16 @@ void ValueFacts::collectOrigins(Decl *decl) {
 }
 
 const std::vector<ValueOrigin> &ValueFacts::originsOf(const ValueDecl *decl) const {
-  static const std::vector<ValueOrigin> none;
   auto it = origins_.find(decl);
-  return it == origins_.end() ? none : it->second;
+  if (it != origins_.end())
+    return it->second;
+  // Variables the collector did not reach (inside the instantiation of a
+  // generic lambda, say) still carry their initialiser.
+  std::vector<ValueOrigin> &origins = origins_[decl];
+  if (auto *var = dyn_cast_or_null<VarDecl>(decl))
+    if (!isa<ParmVarDecl>(var) && var->getInit())
+      origins.push_back({ValueOrigin::Init, var->getInit(), var->getInit()});
+  return origins;
 }
 
 const SubstFrame *ValueFacts::pushFrame(const FunctionDecl *fn, const CallExpr *call,
@@ -308,9 +317,15 @@ bool ValueFacts::sameValue(ResolvedExpr a, ResolvedExpr b) const {
   for (const ValueDecl *decl : da)
     if (db.count(decl))
       return true;
+  if (!da.empty() || !db.empty())
+    return false;
+  // Compound expressions (cfg.accum - 1): the same structure over the same
+  // declarations.
   ResolvedExpr ra = resolve(a), rb = resolve(b);
-  std::string ta = text(ra.expr), tb = text(rb.expr);
-  return !ta.empty() && ta == tb && !da.empty();
+  llvm::FoldingSetNodeID ia, ib;
+  stripCasts(ra.expr)->Profile(ia, context_, /*Canonical=*/true);
+  stripCasts(rb.expr)->Profile(ib, context_, /*Canonical=*/true);
+  return ia == ib;
 }
 
 bool ValueFacts::mentions(ResolvedExpr haystack, ResolvedExpr target) const {

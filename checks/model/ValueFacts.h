@@ -94,7 +94,7 @@ private:
   bool readsGradientImpl(ResolvedExpr value, unsigned depth) const;
 
   clang::ASTContext &context_;
-  std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
+  mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   std::deque<SubstFrame> frames_;
