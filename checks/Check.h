@@ -8,6 +8,8 @@
 #include "model/TrainingLoopModel.h"
 #include "model/ValueFacts.h"
 
+#include "LoopProgram.h"
+
 #include "clang/Basic/SourceManager.h"
 
 #include <functional>
@@ -54,6 +56,9 @@ public:
   virtual ~Check() = default;
   const std::string &id() const { return id_; }
   virtual void check(const TrainingLoop &loop, CheckContext &context) = 0;
+  /// Applies this check's fix to the lowered loop, so that the runtime can
+  /// run the loop as it would be after the fix (gradlint --confirm).
+  virtual void fixProgram(runtime::LoopProgram &program) const = 0;
 
 protected:
   Finding finding(clang::SourceLocation loc, std::string message) const {
@@ -70,6 +75,15 @@ private:
 std::string describeSteps(const TrainingLoop &loop);
 /// The note that shows where the window's boundary is.
 FindingNote windowNote(const TrainingLoop &loop, const CheckContext &context);
+
+/// Program edits shared by the checks' fixes.
+/// Index of the first step() that runs at the boundary (or of any step()).
+size_t stepIndex(const runtime::LoopProgram &program);
+/// Inserts `op` right before (or after) that step().
+void insertAtStep(runtime::LoopProgram &program, runtime::LoopOp op, bool after);
+/// Removes the ops for which `remove` is true.
+void removeOps(runtime::LoopProgram &program,
+               const std::function<bool(const runtime::LoopOp &)> &remove);
 
 /// Every registered check, in registration order.
 struct CheckFactory {

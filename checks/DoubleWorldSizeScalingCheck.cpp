@@ -67,4 +67,27 @@ void DoubleWorldSizeScalingCheck::check(const TrainingLoop &loop, CheckContext &
   }
 }
 
+void DoubleWorldSizeScalingCheck::fixProgram(runtime::LoopProgram &program) const {
+  // Keep one averaging: an AVG all-reduce, or else the first division of the
+  // gradients by W; drop every other world-size factor.
+  bool averagedByReduce = false;
+  for (const runtime::LoopOp &op : program.ops)
+    averagedByReduce = averagedByReduce || (op.kind == runtime::OpKind::AllReduce &&
+                                            op.reduceOp == runtime::ReduceOp::Avg);
+  bool keptDivision = averagedByReduce;
+  removeOps(program, [&](const runtime::LoopOp &op) {
+    if (op.kind != runtime::OpKind::GradDivide || !op.dividesByWorldSize || op.dividesBySteps)
+      return false;
+    if (!keptDivision) {
+      keptDivision = true;
+      return false;
+    }
+    return true;
+  });
+  for (runtime::LoopOp &op : program.ops)
+    if (op.kind == runtime::OpKind::Backward || op.kind == runtime::OpKind::GradDivide)
+      if (op.dividesBySteps || op.kind == runtime::OpKind::Backward)
+        op.dividesByWorldSize = false;
+}
+
 } // namespace gradlint

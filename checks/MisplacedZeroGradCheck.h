@@ -9,6 +9,7 @@ class MisplacedZeroGradCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  void fixProgram(runtime::LoopProgram &program) const override;
 };
 
 } // namespace gradlint

@@ -46,4 +46,10 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
   }
 }
 
+void MissingLossDivisionCheck::fixProgram(runtime::LoopProgram &program) const {
+  for (runtime::LoopOp &op : program.ops)
+    if (op.kind == runtime::OpKind::Backward && op.when == runtime::OpWhen::EveryMicroBatch)
+      op.dividesBySteps = true;
+}
+
 } // namespace gradlint

@@ -27,4 +27,16 @@ void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &conte
   }
 }
 
+void PerMicroBatchClipCheck::fixProgram(runtime::LoopProgram &program) const {
+  std::optional<runtime::LoopOp> moved;
+  removeOps(program, [&](const runtime::LoopOp &op) {
+    bool misplaced = op.kind == runtime::OpKind::Clip && op.when != runtime::OpWhen::Boundary;
+    if (misplaced && !moved)
+      moved = op;
+    return misplaced;
+  });
+  if (moved)
+    insertAtStep(program, *moved, /*after=*/false);
+}
+
 } // namespace gradlint

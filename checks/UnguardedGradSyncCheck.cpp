@@ -55,4 +55,27 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
   }
 }
 
+void UnguardedGradSyncCheck::fixProgram(runtime::LoopProgram &program) const {
+  // The all-reduce (and a division by W that follows it every time) move to
+  // the boundary, before step().
+  std::optional<runtime::LoopOp> sync, average;
+  removeOps(program, [&](const runtime::LoopOp &op) {
+    if (op.when == runtime::OpWhen::Boundary)
+      return false;
+    if (op.kind == runtime::OpKind::AllReduce) {
+      sync = sync ? sync : op;
+      return true;
+    }
+    if (op.kind == runtime::OpKind::GradDivide && op.dividesByWorldSize && sync) {
+      average = average ? average : op;
+      return true;
+    }
+    return false;
+  });
+  if (sync)
+    insertAtStep(program, *sync, /*after=*/false);
+  if (average)
+    insertAtStep(program, *average, /*after=*/false);
+}
+
 } // namespace gradlint

@@ -1,4 +1,5 @@
 #include "Analyzer.h"
+#include "Confirm.h"
 #include "Rules.h"
 
 #include "Check.h"
@@ -84,6 +85,7 @@ struct TranslationUnitJob {
   std::string mainFile;    ///< real path of the main file
   std::string displayName; ///< the path as the user wrote it
   bool dumpModel = false;
+  ConfirmTarget confirm;
 };
 
 class AnalysisConsumer : public clang::ASTConsumer {
@@ -99,18 +101,40 @@ public:
       llvm::raw_string_ostream stream(job_.out.modelDump);
       dumpModel(model, builder.facts(), stream);
     }
+    std::vector<std::unique_ptr<Check>> checks;
+    for (const CheckFactory &factory : allChecks())
+      if (std::find(job_.checks.begin(), job_.checks.end(), factory.id) != job_.checks.end())
+        checks.push_back(factory.create());
     std::vector<Finding> findings;
+    std::vector<std::optional<Confirmation>> confirmations;
     CheckContext checkContext(builder.facts(), findings);
-    for (const CheckFactory &factory : allChecks()) {
-      if (std::find(job_.checks.begin(), job_.checks.end(), factory.id) == job_.checks.end())
-        continue;
-      std::unique_ptr<Check> check = factory.create();
-      for (const TrainingLoop &loop : model.loops)
+    for (const TrainingLoop &loop : model.loops) {
+      // Which checks fire on this loop, and which findings each produced.
+      std::vector<const Check *> firing;
+      std::vector<std::pair<size_t, size_t>> ranges;
+      for (const std::unique_ptr<Check> &check : checks) {
+        size_t before = findings.size();
         check->check(loop, checkContext);
+        if (findings.size() > before) {
+          firing.push_back(check.get());
+          ranges.emplace_back(before, findings.size());
+        }
+      }
+      confirmations.resize(findings.size());
+      if (!job_.confirm.backend)
+        continue;
+      for (size_t i = 0; i < firing.size(); ++i) {
+        Confirmation confirmation = confirmDiagnosis(loop, firing, *firing[i],
+                                                     *job_.confirm.backend, job_.confirm.name);
+        for (size_t f = ranges[i].first; f < ranges[i].second; ++f)
+          confirmations[f] = confirmation;
+      }
     }
     const clang::SourceManager &sm = context.getSourceManager();
-    for (const Finding &finding : findings) {
+    for (size_t index = 0; index < findings.size(); ++index) {
+      const Finding &finding = findings[index];
       Diagnostic diagnostic;
+      diagnostic.confirmation = confirmations[index];
       diagnostic.check = finding.check;
       const RuleInfo *rule = findRule(finding.check);
       diagnostic.severity = rule ? rule->severity : "warning";
@@ -151,7 +175,8 @@ private:
 } // namespace
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks, bool dumpModel) {
+                         const std::vector<std::string> &enabledChecks, bool dumpModel,
+                         const ConfirmTarget &confirm) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
     result.errors.push_back({displayName, message});
@@ -189,7 +214,7 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   clang::tooling::ToolInvocation invocation(
       command.args,
       std::make_unique<AnalysisAction>(TranslationUnitJob{
-          result, enabledChecks, std::string(real), displayName, dumpModel}),
+          result, enabledChecks, std::string(real), displayName, dumpModel, confirm}),
       files.get());
   invocation.setDiagnosticConsumer(&collector);
   bool ok = invocation.run();

@@ -5,6 +5,8 @@
 #include "CompilationSetup.h"
 #include "Diagnostics.h"
 
+#include "kernels/Backend.h"
+
 #include <string>
 #include <vector>
 
@@ -21,7 +23,14 @@ struct FileAnalysis {
 };
 
 /// `displayName` is the path as the user wrote it.
+/// Where --confirm runs its numbers (null: no confirmation).
+struct ConfirmTarget {
+  const runtime::Backend *backend = nullptr;
+  std::string name;
+};
+
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks, bool dumpModel = false);
+                         const std::vector<std::string> &enabledChecks, bool dumpModel = false,
+                         const ConfirmTarget &confirm = {});
 
 } // namespace gradlint

@@ -2,6 +2,7 @@
 // independent of Clang: every output format renders this.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,26 @@ struct DiagnosticNote {
   std::string message;
 };
 
+/// What the reference runtime measured for a diagnosis (gradlint --confirm).
+struct Confirmation {
+  std::string verdict;  ///< "confirmed", "not-confirmed" or "not-executable"
+  std::string backend;  ///< "cpu" or "cuda"
+  int accumulationSteps = 0;
+  int worldSize = 0;
+  double relErrorBuggy = 0.0;
+  double relErrorFixed = 0.0;
+  double gradNormRatio = 0.0;
+  double allreduceCallsPerStep = 0.0;
+  std::string detail;   ///< one sentence with the figures
+};
+
 struct Diagnostic {
   std::string check;
   std::string severity;
   Location location;
   std::string message;
   std::vector<DiagnosticNote> notes;
+  std::optional<Confirmation> confirmation;
 };
 
 struct FileError {

@@ -13,13 +13,24 @@ void writeJson(const RunResult &result, std::ostream &out) {
                        {"line", note.location.line},
                        {"column", note.location.column},
                        {"message", note.message}});
-    diagnostics.push_back({{"check", diagnostic.check},
-                           {"severity", diagnostic.severity},
-                           {"file", diagnostic.location.file},
-                           {"line", diagnostic.location.line},
-                           {"column", diagnostic.location.column},
-                           {"message", diagnostic.message},
-                           {"notes", notes}});
+    nlohmann::ordered_json entry = {{"check", diagnostic.check},
+                                     {"severity", diagnostic.severity},
+                                     {"file", diagnostic.location.file},
+                                     {"line", diagnostic.location.line},
+                                     {"column", diagnostic.location.column},
+                                     {"message", diagnostic.message},
+                                     {"notes", notes}};
+    if (const auto &c = diagnostic.confirmation)
+      entry["confirmation"] = {{"verdict", c->verdict},
+                               {"backend", c->backend},
+                               {"accumulation_steps", c->accumulationSteps},
+                               {"world_size", c->worldSize},
+                               {"rel_error_buggy", c->relErrorBuggy},
+                               {"rel_error_fixed", c->relErrorFixed},
+                               {"grad_norm_ratio", c->gradNormRatio},
+                               {"allreduce_calls_per_step", c->allreduceCallsPerStep},
+                               {"detail", c->detail}};
+    diagnostics.push_back(entry);
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const FileError &error : result.errors)

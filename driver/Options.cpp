@@ -19,6 +19,8 @@ const char *usageText() {
          "  --format=text|json  output format (default: text)\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
          "  --dump-model        print the training-loop model of each file\n"
+         "  --confirm           confirm each diagnosis on the reference runtime\n"
+         "  --backend=<b>       runtime backend for --confirm: auto, cpu or cuda\n"
          "  --version           print the version\n"
          "  -h, --help          print this help\n"
          "\n"
@@ -70,6 +72,12 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.listChecks = true;
     } else if (arg == "--dump-model") {
       options.dumpModel = true;
+    } else if (arg == "--confirm") {
+      options.confirm = true;
+    } else if (takeValue(arg, "--backend", i, argc, argv, value, error)) {
+      if (value != "auto" && value != "cpu" && value != "cuda")
+        error = "unknown backend '" + value + "' (expected auto, cpu or cuda)";
+      options.backend = value;
     } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2 && arg[2] != '=') {
       options.buildPath = arg.substr(2);
     } else if (takeValue(arg, "-p", i, argc, argv, value, error)) {

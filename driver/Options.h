@@ -17,6 +17,8 @@ struct Options {
   std::string checks;                     ///< --checks=<globs>
   bool listChecks = false;
   bool dumpModel = false;                 ///< print the training-loop model instead
+  bool confirm = false;                   ///< --confirm: run each diagnosis on the runtime
+  std::string backend = "auto";           ///< --backend=auto|cpu|cuda
   OutputFormat format = OutputFormat::Text;
   unsigned jobs = 1;
   bool help = false;

@@ -35,6 +35,11 @@ void writeText(const RunResult &result, std::ostream &out, bool color) {
       out << '\n';
       writeCaret(note.location, out);
     }
+    if (const auto &c = diagnostic.confirmation) {
+      writeHeader(diagnostic.location, "note", c->verdict + " on " + c->backend + ": " + c->detail,
+                  out, color);
+      out << '\n';
+    }
   }
 }
 

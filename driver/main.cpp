@@ -60,6 +60,17 @@ int main(int argc, char **argv) {
   if (options.files.empty())
     return usageError("no input files (see --help)");
 
+  ConfirmTarget confirm;
+  if (options.confirm) {
+    runtime::BackendKind kind = runtime::parseBackendKind(options.backend);
+    if (kind == runtime::BackendKind::Cuda && !runtime::cudaAvailable())
+      return usageError("--backend=cuda: no CUDA device is available");
+    if (kind == runtime::BackendKind::Auto && !runtime::cudaAvailable())
+      std::cerr << "gradlint: note: no CUDA device found; confirming on the CPU\n";
+    confirm.backend = &runtime::selectBackend(kind);
+    confirm.name = confirm.backend == runtime::cudaBackend() && confirm.backend ? "cuda" : "cpu";
+  }
+
   RunResult result;
   std::unique_ptr<CompilationSetup> setup;
   if (auto error = CompilationSetup::create(options, setup)) {
@@ -73,7 +84,7 @@ int main(int argc, char **argv) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < options.files.size(); i = next++)
-      analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel);
+      analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel, confirm);
   };
   unsigned jobs = std::min<size_t>(options.jobs, options.files.size());
   std::vector<std::thread> threads;

@@ -1,4 +1,5 @@
 #include "ModelDump.h"
+#include "Lowering.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -55,6 +56,9 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
     }
     if (loop.worldSize.known())
       out << "  world size: " << loop.worldSize.describe() << "\n";
+    LoweredLoop lowered = lowerLoop(loop);
+    out << "  program (N=" << lowered.program.steps << ", W=" << lowered.program.worldSize
+        << "): " << lowered.program.describe() << "\n";
     for (const TrainingEvent &event : loop.events) {
       out << "  " << event.order << " " << eventKindName(event.kind) << " at " << where(event.loc)
           << " [" << eventConditionName(event.condition) << "]";

@@ -1,0 +1,91 @@
+// A training loop as a small program the runtime can execute: the events of
+// one micro-batch, in order, each with the condition under which it runs.
+// The analyzer lowers its training-loop model into this (checks/model/
+// Lowering.h); the interpreter runs it against the large-batch reference.
+#pragma once
+
+#include "GradBuffer.h"
+#include "ProcessGroup.h"
+#include "kernels/Backend.h"
+
+#include <string>
+#include <vector>
+
+namespace gradlint {
+namespace runtime {
+
+enum class OpKind { Backward, GradReset, Clip, AllReduce, GradDivide, Step };
+
+/// When an op runs within a window of N micro-batches (m = 0 .. N-1).
+enum class OpWhen {
+  EveryMicroBatch,
+  Boundary,      ///< m == N - 1
+  WindowStart,   ///< m == 0
+  NotBoundary,   ///< m != N - 1
+  Elsewhere,     ///< once per window, at m == 1 (a guard with another residue)
+};
+
+struct LoopOp {
+  OpKind kind = OpKind::Backward;
+  OpWhen when = OpWhen::EveryMicroBatch;
+  /// Backward: the loss is divided by N / by W. GradDivide: the gradients are.
+  bool dividesBySteps = false;
+  bool dividesByWorldSize = false;
+  /// Clip: clip_grad_value_ instead of clip_grad_norm_.
+  bool clipByValue = false;
+  ReduceOp reduceOp = ReduceOp::Sum; ///< AllReduce
+  int sourceLine = 0;                ///< where the event is in the user's code
+};
+
+struct LoopProgram {
+  int steps = 4;       ///< N
+  int worldSize = 1;   ///< W (simulated ranks)
+  std::vector<LoopOp> ops;
+  std::string describe() const; ///< "backward[every]/N; step[boundary]; ..."
+};
+
+/// The numeric setting a program runs in.
+struct RunSettings {
+  uint64_t seed = 7;
+  int inFeatures = 8, hidden = 16, outFeatures = 4, microBatchSize = 4;
+  double learningRate = 0.1;
+  int windows = 1;        ///< optimizer steps to run
+  double clipLimit = 0.0; ///< max_norm / clip value; <= 0: chosen from the data
+  DType gradDType = DType::F32;
+};
+
+/// What one execution measured.
+struct RunMeasurement {
+  std::vector<float> appliedGradient;  ///< rank 0's gradient at its first step()
+  std::vector<float> parameters;       ///< rank 0's parameters after all windows
+  double allReduceCallsPerStep = 0.0;
+  double allReduceBytesPerStep = 0.0;
+  int stepsTaken = 0;
+  double clipLimit = 0.0;              ///< the limit clipping used
+};
+
+/// Runs `program` for settings.windows windows on W simulated ranks.
+RunMeasurement runProgram(const LoopProgram &program, const RunSettings &settings,
+                          const Backend &backend);
+
+/// The large-batch reference: one mean-loss step per window on all N x W
+/// micro-batches of that window together. When `program` clips, the reference
+/// clips its gradient the same way (clip(large-batch gradient)).
+RunMeasurement runReference(const LoopProgram &program, const RunSettings &settings,
+                            const Backend &backend);
+
+/// The gradient of window 0's last micro-batch on rank 0 alone, with the loss
+/// multiplied by `lossScale`: what a loop that resets on every micro-batch applies.
+std::vector<float> lastMicroBatchGradient(int steps, int worldSize, float lossScale,
+                                          const RunSettings &settings, const Backend &backend);
+
+/// The norm of the large-batch gradient of window 0 (unclipped), to choose
+/// clip limits that bind (or not).
+double largeBatchGradNorm(int steps, int worldSize, const RunSettings &settings,
+                          const Backend &backend);
+
+/// The norm of one micro-batch's gradient, to choose clip limits that bind.
+double typicalMicroBatchGradNorm(const RunSettings &settings, const Backend &backend);
+
+} // namespace runtime
+} // namespace gradlint
