@@ -64,9 +64,21 @@ Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const 
     return positions;
   };
   fixMovesClip = clipPositions(buggy) != clipPositions(fixed);
-  settings.clipLimit =
-      fixMovesClip ? 0.3 * runtime::largeBatchGradNorm(buggy.steps, buggy.worldSize, settings, backend)
-                   : 1e30;
+  settings.clipLimit = 1e30;
+  if (fixMovesClip) {
+    bool byValue = false;
+    for (const runtime::LoopOp &op : buggy.ops)
+      byValue = byValue || (op.kind == runtime::OpKind::Clip && op.clipByValue);
+    std::vector<float> large =
+        runtime::largeBatchGradient(buggy.steps, buggy.worldSize, settings, backend);
+    double norm = 0.0, maxAbs = 0.0;
+    for (float g : large) {
+      norm += static_cast<double>(g) * g;
+      maxAbs = std::max(maxAbs, static_cast<double>(std::abs(g)));
+    }
+    // clip_grad_value_ clamps elements, clip_grad_norm_ the total norm.
+    settings.clipLimit = 0.3 * (byValue ? maxAbs : std::sqrt(norm));
+  }
   runtime::RunMeasurement reference = runtime::runReference(fixed, settings, backend);
   runtime::RunMeasurement asWritten = runtime::runProgram(buggy, settings, backend);
   runtime::RunMeasurement withFix = runtime::runProgram(fixed, settings, backend);
@@ -124,6 +136,8 @@ Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const 
   what += "; with the fix: rel. error " + format("%.1g", fixedComparison.relativeError);
   if (firing.size() > 1)
     what += " (measured with the loop's other findings fixed)";
+  if (w > 1 && !runtime::averagesOverRanks(fixed))
+    what += " (the loop sums over ranks without dividing by W; so does the reference)";
   if (!lowered.stepsFromCode || (w > 1 && !lowered.worldSizeFromCode))
     what += " (N=" + std::to_string(n) + (w > 1 ? ", W=" + std::to_string(w) : "") +
             " assumed: not constants in the code)";

@@ -87,18 +87,25 @@ std::vector<float> lastMicroBatchGradient(int steps, int worldSize, float lossSc
   return grads.flatten();
 }
 
-double largeBatchGradNorm(int steps, int worldSize, const RunSettings &settings,
-                          const Backend &backend) {
+std::vector<float> largeBatchGradient(int steps, int worldSize, const RunSettings &settings,
+                                      const Backend &backend) {
   LoopProgram plain;
   plain.steps = steps;
   plain.worldSize = worldSize;
+  LoopOp average;
+  average.kind = OpKind::AllReduce;
+  average.reduceOp = ReduceOp::Avg;
+  plain.ops.push_back(average);
   RunSettings unclipped = settings;
   unclipped.windows = 1;
-  RunMeasurement reference = runReference(plain, unclipped, backend);
-  double sum = 0.0;
-  for (float g : reference.appliedGradient)
-    sum += static_cast<double>(g) * g;
-  return std::sqrt(sum);
+  return runReference(plain, unclipped, backend).appliedGradient;
+}
+
+bool averagesOverRanks(const LoopProgram &program) {
+  for (const LoopOp &op : program.ops)
+    if ((op.kind == OpKind::AllReduce && op.reduceOp == ReduceOp::Avg) || op.dividesByWorldSize)
+      return true;
+  return false;
 }
 
 double typicalMicroBatchGradNorm(const RunSettings &settings, const Backend &backend) {
@@ -202,6 +209,8 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
     grads.zero();
     forwardBackward(model, Batch::concat(parts), LossKind::Mse, Reduction::Mean, 1.0f, grads,
                     backend);
+    if (worldSize > 1 && !averagesOverRanks(program))
+      grads.scale(static_cast<float>(worldSize), backend);
     if (clip && clip->clipByValue)
       clipGradValue(grads, result.clipLimit, backend);
     else if (clip)

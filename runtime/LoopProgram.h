@@ -70,7 +70,9 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
 
 /// The large-batch reference: one mean-loss step per window on all N x W
 /// micro-batches of that window together. When `program` clips, the reference
-/// clips its gradient the same way (clip(large-batch gradient)).
+/// clips its gradient the same way (clip(large-batch gradient)). When it never
+/// averages over ranks (no AVG all-reduce, no division by W), the reference
+/// follows that convention: the sum over ranks, W times the mean.
 RunMeasurement runReference(const LoopProgram &program, const RunSettings &settings,
                             const Backend &backend);
 
@@ -79,10 +81,13 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
 std::vector<float> lastMicroBatchGradient(int steps, int worldSize, float lossScale,
                                           const RunSettings &settings, const Backend &backend);
 
-/// The norm of the large-batch gradient of window 0 (unclipped), to choose
-/// clip limits that bind (or not).
-double largeBatchGradNorm(int steps, int worldSize, const RunSettings &settings,
-                          const Backend &backend);
+/// The large-batch gradient of window 0 (unclipped), to choose clip limits
+/// that bind.
+std::vector<float> largeBatchGradient(int steps, int worldSize, const RunSettings &settings,
+                                      const Backend &backend);
+
+/// Whether a program averages gradients over ranks somewhere.
+bool averagesOverRanks(const LoopProgram &program);
 
 /// The norm of one micro-batch's gradient, to choose clip limits that bind.
 double typicalMicroBatchGradNorm(const RunSettings &settings, const Backend &backend);
