@@ -53,7 +53,6 @@ Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const 
   // then exceed the limit (0.3 of the large-batch gradient's norm); elsewhere
   // it must not hide other effects, such as an N-times larger gradient.
   runtime::RunSettings settings;
-  bool fixMovesClip = false;
   // Where each clip runs: when, and before or after step().
   auto clipPositions = [](const runtime::LoopProgram &program) {
     std::vector<std::pair<bool, runtime::OpWhen>> positions;
@@ -63,7 +62,7 @@ Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const 
         positions.emplace_back(i < step, program.ops[i].when);
     return positions;
   };
-  fixMovesClip = clipPositions(buggy) != clipPositions(fixed);
+  bool fixMovesClip = clipPositions(buggy) != clipPositions(fixed);
   settings.clipLimit = 1e30;
   if (fixMovesClip) {
     bool byValue = false;

@@ -34,7 +34,6 @@ struct LoopOp {
   /// Clip: clip_grad_value_ instead of clip_grad_norm_.
   bool clipByValue = false;
   ReduceOp reduceOp = ReduceOp::Sum; ///< AllReduce
-  int sourceLine = 0;                ///< where the event is in the user's code
 };
 
 struct LoopProgram {
