@@ -1,4 +1,5 @@
 #include "Lowering.h"
+#include "ApiCalls.h"
 
 namespace gradlint {
 
@@ -65,8 +66,7 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
     case EventKind::Clip:
       op.kind = runtime::OpKind::Clip;
       if (auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(event.stmt))
-        if (const clang::FunctionDecl *callee = call->getDirectCallee())
-          op.clipByValue = callee->getName() == "clip_grad_value_";
+        op.clipByValue = classifyCall(call).kind == ApiKind::ClipGradValue;
       break;
     case EventKind::AllReduce:
       op.kind = runtime::OpKind::AllReduce;
