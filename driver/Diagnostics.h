@@ -33,6 +33,24 @@ struct Confirmation {
   std::string detail;   ///< one sentence with the figures
 };
 
+/// One replacement: bytes [offset, offset + length) of `file` become `replacement`.
+/// Lines and columns are 1-based; the end is exclusive.
+struct TextEdit {
+  std::string file;
+  unsigned offset = 0;
+  unsigned length = 0;
+  unsigned line = 0, column = 0, endLine = 0, endColumn = 0;
+  std::string replacement;
+};
+
+/// A fix-it. Unsafe fixes (they may change behaviour the check cannot see)
+/// apply only with --unsafe-fixes, as in ruff.
+struct FixIt {
+  std::string description;
+  bool safe = true;
+  std::vector<TextEdit> edits;
+};
+
 struct Diagnostic {
   std::string check;
   std::string severity;
@@ -40,6 +58,7 @@ struct Diagnostic {
   std::string message;
   std::vector<DiagnosticNote> notes;
   std::optional<Confirmation> confirmation;
+  std::optional<FixIt> fix;
 };
 
 struct FileError {
