@@ -5,6 +5,7 @@
 // with one line.
 #pragma once
 
+#include "FixIts.h"
 #include "model/TrainingLoopModel.h"
 #include "model/ValueFacts.h"
 
@@ -29,6 +30,7 @@ struct Finding {
   clang::SourceLocation loc;
   std::string message;
   std::vector<FindingNote> notes;
+  std::optional<FindingFix> fix;
 };
 
 /// What a check sees of the translation unit besides the loop.
@@ -38,6 +40,7 @@ public:
       : facts_(facts), out_(out) {}
 
   const ValueFacts &facts() const { return facts_; }
+  clang::ASTContext &astContext() const { return facts_.context(); }
   const clang::SourceManager &sourceManager() const {
     return facts_.context().getSourceManager();
   }
@@ -62,7 +65,7 @@ public:
 
 protected:
   Finding finding(clang::SourceLocation loc, std::string message) const {
-    return Finding{id_, loc, std::move(message), {}};
+    return Finding{id_, loc, std::move(message), {}, std::nullopt};
   }
 
 private:

@@ -15,6 +15,42 @@ bool stepsEveryMicroBatch(const TrainingLoop &loop, const clang::ValueDecl *opti
   return false;
 }
 
+/// A reset that runs on every micro-batch moves to right after the boundary
+/// step(); when one already runs there, the misplaced one is deleted.
+std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent &reset,
+                                   const TrainingEvent &step, CheckContext &context) {
+  clang::ASTContext &ast = context.astContext();
+  if (reset.condition == EventCondition::Boundary) {
+    // Before step() in the boundary branch: it moves to right after it.
+    const clang::Stmt *statement = fixits::blockStatement(reset, ast);
+    const clang::Stmt *anchor = fixits::blockStatement(step, ast);
+    if (!fixits::inSameBlock(statement, anchor, ast))
+      return std::nullopt;
+    return fixits::moveStatement(statement, anchor, /*after=*/true,
+                                 "move the reset to right after step()", ast);
+  }
+  if (reset.condition != EventCondition::EveryMicroBatch)
+    return std::nullopt;
+  const clang::Stmt *statement = fixits::eventStatement(loop, reset, ast);
+  if (!statement)
+    return std::nullopt;
+  for (const TrainingEvent *other : loop.eventsOf(EventKind::GradReset))
+    if (other->condition == EventCondition::Boundary && other->order > step.order &&
+        other->optimizer == reset.optimizer && other->module == reset.module) {
+      std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
+      if (!removal)
+        return std::nullopt;
+      return FindingFix{"delete the reset: the boundary branch already resets after step()",
+                        true, {*removal}};
+    }
+  std::optional<FindingFix> fix = fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/true,
+                               "move the reset into the boundary branch, right after step()",
+                               ast);
+  if (fix)
+    fix->safe = fixits::isTheCallAlone(statement, reset, ast);
+  return fix;
+}
+
 } // namespace
 
 void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &context) {
@@ -31,6 +67,13 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
   for (const TrainingEvent *backward : backwards)
     for (const ScaleFactor &factor : backward->scaling)
       lossDividedBySteps = lossDividedBySteps || factor.isAccumulationSteps;
+
+  // A hand-written accumulator writes its buffer into .grad before step():
+  // what .grad held before (and so any reset of it) does not reach step().
+  for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
+    if (divide->overwritesGradient && divide->condition == EventCondition::Boundary &&
+        divide->order < step->order)
+      return;
 
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
     // A reset of a known optimizer follows that optimizer's steps; one of
@@ -75,6 +118,7 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
       break;
     }
     Finding result = finding(loop.reportLocation(*reset), message);
+    result.fix = resetFix(loop, *reset, *step, context);
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({step->loc, "fix: reset the gradients in the boundary branch, right "
                                        "after this step() (or only at the window start, before "

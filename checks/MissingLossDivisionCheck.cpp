@@ -1,5 +1,7 @@
 #include "MissingLossDivisionCheck.h"
 
+#include "clang/AST/ExprCXX.h"
+
 namespace gradlint {
 
 namespace {
@@ -9,6 +11,39 @@ bool dividesBySteps(const TrainingEvent &event) {
     if (factor.isAccumulationSteps)
       return true;
   return false;
+}
+
+/// (loss / N).backward(): the loss is divided where it enters backward(), so
+/// that what is logged or returned stays the undivided loss.
+std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEvent &backward,
+                                      CheckContext &context) {
+  const auto *call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(backward.stmt);
+  if (!call || !backward.callChain.empty() || !call->getImplicitObjectArgument())
+    return std::nullopt;
+  clang::ASTContext &ast = context.astContext();
+  const SymbolicValue &steps = loop.window->steps;
+  std::optional<std::string> stepsText;
+  if (steps.expr) {
+    // N must be visible where backward() runs: not a local declared after it.
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(steps.expr->IgnoreParenImpCasts()))
+      if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+        if (var->hasLocalStorage() &&
+            !context.sourceManager().isBeforeInTranslationUnit(var->getLocation(), call->getBeginLoc()))
+          return std::nullopt;
+    stepsText = fixits::operandText(steps.expr, ast);
+  } else if (steps.constant) {
+    stepsText = std::to_string(*steps.constant);
+  }
+  const clang::Expr *loss = call->getImplicitObjectArgument();
+  std::optional<std::string> lossText = fixits::operandText(loss, ast);
+  if (!stepsText || !lossText)
+    return std::nullopt;
+  std::optional<SourceEdit> edit =
+      fixits::replaceExpr(loss, "(" + *lossText + " / " + *stepsText + ")", ast);
+  if (!edit)
+    return std::nullopt;
+  return FindingFix{"divide the loss by " + *stepsText + " where it enters backward()", true,
+                    {*edit}};
 }
 
 } // namespace
@@ -37,6 +72,7 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
             "); backward() sums the gradients of the N micro-batches, so step() at line " +
             std::to_string(context.line(step->loc)) +
             " applies N times the large-batch gradient");
+    result.fix = divisionFix(loop, *backward, context);
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({backward->loc, "fix: divide the loss by " + stepsText +
                                                " before backward(), e.g. (loss / " + stepsText +

@@ -2,6 +2,34 @@
 
 namespace gradlint {
 
+namespace {
+
+/// The clip moves to right before the boundary step(); when the boundary
+/// branch clips already, the misplaced clip is deleted.
+std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent &clip,
+                                  const TrainingEvent &step, CheckContext &context) {
+  clang::ASTContext &ast = context.astContext();
+  const clang::Stmt *statement = fixits::eventStatement(loop, clip, ast);
+  if (!statement)
+    return std::nullopt;
+  for (const TrainingEvent *other : loop.eventsOf(EventKind::Clip))
+    if (other->condition == EventCondition::Boundary && other->order < step.order) {
+      std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
+      if (!removal)
+        return std::nullopt;
+      return FindingFix{"delete the clipping: the boundary branch already clips before step()",
+                        true, {*removal}};
+    }
+  std::optional<FindingFix> fix = fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/false,
+                               "move the clipping into the boundary branch, right before step()",
+                               ast);
+  if (fix)
+    fix->safe = fixits::isTheCallAlone(statement, clip, ast);
+  return fix;
+}
+
+} // namespace
+
 void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &context) {
   if (!loop.hasWindow())
     return;
@@ -21,6 +49,7 @@ void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &conte
             "; it clips a partial sum of the window's gradients and rescales the earlier "
             "micro-batches again each time, instead of clipping the accumulated gradient "
             "once before step()");
+    result.fix = clipFix(loop, *clip, *step, context);
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({step->loc, "fix: clip in the boundary branch, right before this step()"});
     context.report(std::move(result));

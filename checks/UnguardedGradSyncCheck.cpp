@@ -2,6 +2,45 @@
 
 namespace gradlint {
 
+namespace {
+
+/// The all-reduce moves into the boundary branch, before any clipping there
+/// (which must see the averaged gradient) and before step(); when the boundary
+/// branch all-reduces already, the misplaced one is deleted.
+std::optional<FindingFix> syncFix(const TrainingLoop &loop, const TrainingEvent &sync,
+                                  const TrainingEvent &step, CheckContext &context) {
+  clang::ASTContext &ast = context.astContext();
+  const clang::Stmt *statement = fixits::eventStatement(loop, sync, ast);
+  if (!statement)
+    return std::nullopt;
+  const clang::Stmt *anchor = fixits::blockStatement(step, ast);
+  const char *description = "move the all-reduce into the boundary branch, right before step()";
+  for (const TrainingEvent &other : loop.events) {
+    if (other.condition != EventCondition::Boundary || other.order > step.order)
+      continue;
+    if (other.kind == EventKind::AllReduce) {
+      std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
+      if (!removal)
+        return std::nullopt;
+      return FindingFix{"delete the all-reduce: the boundary branch already all-reduces",
+                        true, {*removal}};
+    }
+    if (other.kind == EventKind::Clip && other.callChain.empty()) {
+      anchor = fixits::blockStatement(other, ast);
+      description = "move the all-reduce into the boundary branch, before the clipping and "
+                    "step()";
+      break;
+    }
+  }
+  std::optional<FindingFix> fix =
+      fixits::moveStatement(statement, anchor, /*after=*/false, description, ast);
+  if (fix)
+    fix->safe = fixits::isTheCallAlone(statement, sync, ast);
+  return fix;
+}
+
+} // namespace
+
 void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &context) {
   if (!loop.hasWindow())
     return;
@@ -46,6 +85,7 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
     Finding result = finding(loop.reportLocation(*sync),
                              what + " runs " + when + " of an accumulation window of " + steps +
                                  ": N all-reduces per optimizer step instead of 1" + consequence);
+    result.fix = syncFix(loop, *sync, *step, context);
     if (viaHelper)
       result.notes.push_back({sync->loc, "the parameter gradients are all-reduced here"});
     result.notes.push_back(windowNote(loop, context));

@@ -1,4 +1,6 @@
 #include "Analyzer.h"
+
+#include "clang/Lex/Lexer.h"
 #include "Confirm.h"
 #include "Rules.h"
 
@@ -9,6 +11,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -109,6 +112,13 @@ public:
     std::vector<std::optional<Confirmation>> confirmations;
     CheckContext checkContext(builder.facts(), findings);
     for (const TrainingLoop &loop : model.loops) {
+      if (job_.confirm.emitRunsWindows > 0) {
+        Location where = resolve(context.getSourceManager(), loop.loc, job_.mainFile,
+                                 job_.displayName, nullptr);
+        job_.out.loopRuns.push_back(runLoopAsWritten(loop, builder.facts(),
+                                                     job_.confirm.emitRunsWindows, where.file,
+                                                     where.line, *job_.confirm.emitRunsBackend));
+      }
       // Which checks fire on this loop, and which findings each produced.
       std::vector<const Check *> firing;
       std::vector<std::pair<size_t, size_t>> ranges;
@@ -125,7 +135,8 @@ public:
         continue;
       for (size_t i = 0; i < firing.size(); ++i) {
         Confirmation confirmation = confirmDiagnosis(loop, firing, *firing[i],
-                                                     *job_.confirm.backend, job_.confirm.name);
+                                                     *job_.confirm.backend, job_.confirm.name,
+                                                     job_.confirm.traceSteps);
         for (size_t f = ranges[i].first; f < ranges[i].second; ++f)
           confirmations[f] = confirmation;
       }
@@ -144,12 +155,43 @@ public:
       for (const FindingNote &note : finding.notes)
         diagnostic.notes.push_back(
             {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});
+      if (finding.fix)
+        diagnostic.fix = resolveFix(sm, *finding.fix);
       job_.out.diagnostics.push_back(std::move(diagnostic));
       job_.out.realPaths.push_back(real);
     }
   }
 
 private:
+  /// File offsets and line/column of each edit; no fix when an edit would
+  /// touch a system header or a macro expansion.
+  std::optional<FixIt> resolveFix(const clang::SourceManager &sm, const FindingFix &fix) const {
+    FixIt resolved;
+    resolved.description = fix.description;
+    resolved.safe = fix.safe;
+    for (const SourceEdit &edit : fix.edits) {
+      clang::SourceLocation begin = edit.range.getBegin(), end = edit.range.getEnd();
+      if (edit.range.isTokenRange())
+        end = clang::Lexer::getLocForEndOfToken(end, 0, sm, clang::LangOptions());
+      if (begin.isInvalid() || end.isInvalid() || begin.isMacroID() || end.isMacroID() ||
+          sm.isInSystemHeader(begin) || sm.getFileID(begin) != sm.getFileID(end))
+        return std::nullopt;
+      TextEdit text;
+      Location from = resolve(sm, begin, job_.mainFile, job_.displayName, nullptr);
+      Location to = resolve(sm, end, job_.mainFile, job_.displayName, nullptr);
+      text.file = from.file;
+      text.offset = sm.getFileOffset(begin);
+      text.length = sm.getFileOffset(end) - text.offset;
+      text.line = from.line;
+      text.column = from.column;
+      text.endLine = to.line;
+      text.endColumn = to.column;
+      text.replacement = edit.replacement;
+      resolved.edits.push_back(std::move(text));
+    }
+    return resolved;
+  }
+
   const TranslationUnitJob &job_;
 };
 

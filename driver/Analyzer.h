@@ -4,6 +4,7 @@
 
 #include "CompilationSetup.h"
 #include "Diagnostics.h"
+#include "EmitRuns.h"
 
 #include "kernels/Backend.h"
 
@@ -20,6 +21,8 @@ struct FileAnalysis {
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.
   std::string modelDump;
+  /// --emit-runs: every training loop run as written.
+  std::vector<LoopRun> loopRuns;
 };
 
 /// `displayName` is the path as the user wrote it.
@@ -27,6 +30,9 @@ struct FileAnalysis {
 struct ConfirmTarget {
   const runtime::Backend *backend = nullptr;
   std::string name;
+  int traceSteps = 0; ///< --plot: optimizer steps to trace
+  int emitRunsWindows = 0; ///< --emit-runs: windows to run each loop as written (0: none)
+  const runtime::Backend *emitRunsBackend = nullptr; ///< where --emit-runs runs them
 };
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,

@@ -27,11 +27,33 @@ bool near(double value, double target) {
   return std::abs(value - target) <= 1e-3 * std::max(1.0, std::abs(target));
 }
 
+double distance(const std::vector<float> &a, const std::vector<float> &b) {
+  double sum = 0.0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    double d = static_cast<double>(a[i]) - b[i];
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+/// ||theta_k - theta_k^ref|| / ||theta_K^ref - theta_0||: the error after step k
+/// as a fraction of how far the reference moves in all K steps.
+std::vector<double> parameterErrors(const std::vector<std::vector<float>> &trace,
+                                    const std::vector<std::vector<float>> &reference) {
+  std::vector<double> errors;
+  if (reference.empty())
+    return errors;
+  double travelled = std::max(distance(reference.back(), reference.front()), 1e-30);
+  for (size_t k = 0; k < trace.size() && k < reference.size(); ++k)
+    errors.push_back(distance(trace[k], reference[k]) / travelled);
+  return errors;
+}
+
 } // namespace
 
 Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const Check *> &firing,
                               const Check &diagnosed, const runtime::Backend &backend,
-                              const std::string &backendName) {
+                              const std::string &backendName, int traceSteps) {
   Confirmation confirmation;
   confirmation.backend = backendName;
   LoweredLoop lowered = lowerLoop(loop);
@@ -141,6 +163,15 @@ Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const 
     what += " (N=" + std::to_string(n) + (w > 1 ? ", W=" + std::to_string(w) : "") +
             " assumed: not constants in the code)";
   confirmation.detail = what;
+  if (traceSteps > 0) {
+    runtime::RunSettings traced = settings;
+    traced.windows = traceSteps;
+    std::vector<std::vector<float>> ref = runtime::runReference(fixed, traced, backend).parameterTrace;
+    confirmation.parameterErrorBuggy =
+        parameterErrors(runtime::runProgram(buggy, traced, backend).parameterTrace, ref);
+    confirmation.parameterErrorFixed =
+        parameterErrors(runtime::runProgram(fixed, traced, backend).parameterTrace, ref);
+  }
   return confirmation;
 }
 

@@ -13,8 +13,10 @@ namespace gradlint {
 /// `firing` are all the checks with findings in this loop: the loop "as
 /// written" is measured with the other checks' fixes applied, so the numbers
 /// show the diagnosed bug alone; "with the fix" has every fix applied.
+/// With traceSteps > 0 the parameter error over that many optimizer steps is
+/// recorded as well (for --plot).
 Confirmation confirmDiagnosis(const TrainingLoop &loop, const std::vector<const Check *> &firing,
                               const Check &diagnosed, const runtime::Backend &backend,
-                              const std::string &backendName);
+                              const std::string &backendName, int traceSteps = 0);
 
 } // namespace gradlint

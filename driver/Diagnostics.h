@@ -31,6 +31,10 @@ struct Confirmation {
   double gradNormRatio = 0.0;
   double allreduceCallsPerStep = 0.0;
   std::string detail;   ///< one sentence with the figures
+  /// --plot: parameter error vs the reference before step 1 and after each of
+  /// K optimizer steps, as a fraction of the reference's distance travelled.
+  std::vector<double> parameterErrorBuggy;
+  std::vector<double> parameterErrorFixed;
 };
 
 /// One replacement: bytes [offset, offset + length) of `file` become `replacement`.
@@ -59,6 +63,7 @@ struct Diagnostic {
   std::vector<DiagnosticNote> notes;
   std::optional<Confirmation> confirmation;
   std::optional<FixIt> fix;
+  bool fixApplied = false; ///< --fix wrote it; the finding no longer counts
 };
 
 struct FileError {

@@ -30,6 +30,20 @@ void writeJson(const RunResult &result, std::ostream &out) {
                                {"grad_norm_ratio", c->gradNormRatio},
                                {"allreduce_calls_per_step", c->allreduceCallsPerStep},
                                {"detail", c->detail}};
+    if (const auto &fix = diagnostic.fix) {
+      // Each edit by line and column (1-based, end exclusive) and by byte offset.
+      nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+      for (const TextEdit &edit : fix->edits)
+        edits.push_back({{"file", edit.file},
+                         {"line", edit.line},
+                         {"column", edit.column},
+                         {"end_line", edit.endLine},
+                         {"end_column", edit.endColumn},
+                         {"offset", edit.offset},
+                         {"length", edit.length},
+                         {"replacement", edit.replacement}});
+      entry["fix"] = {{"description", fix->description}, {"safe", fix->safe}, {"edits", edits}};
+    }
     diagnostics.push_back(entry);
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();

@@ -16,11 +16,24 @@ const char *usageText() {
          "  -p <dir>            read compile_commands.json from <dir>\n"
          "  --checks=<globs>    enable/disable checks, clang-tidy syntax (e.g. -*,accum-*)\n"
          "  --list-checks       list the enabled checks and exit\n"
-         "  --format=text|json  output format (default: text)\n"
+         "  --format=<f>        output format: text (default), json, sarif, github\n"
+         "                      (workflow commands) or markdown (a PR comment)\n"
+         "  --fix               apply the fix-its (safe ones; see --unsafe-fixes)\n"
+         "  --fix-dry-run       print the fix-its as a unified diff, change nothing\n"
+         "  --unsafe-fixes      also apply fixes marked unsafe\n"
+         "  --export-fixes=<f>  write the fix-its as clang-apply-replacements YAML\n"
+         "  --report-unused-suppressions\n"
+         "                      report NOLINT comments naming a gradlint check that\n"
+         "                      suppress nothing [gradlint-unused-suppression]\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
          "  --dump-model        print the training-loop model of each file\n"
          "  --confirm           confirm each diagnosis on the reference runtime\n"
          "  --backend=<b>       runtime backend for --confirm: auto, cpu or cuda\n"
+         "  --plot=<file.svg>   draw each confirmed diagnosis's parameter error over\n"
+         "                      10 optimizer steps (implies --confirm)\n"
+         "  --emit-runs=<file>  run every training loop as written on the runtime and\n"
+         "                      write rank 0's parameters to <file> (JSON);\n"
+         "                      --windows=<k> optimizer steps (default 3)\n"
          "  --version           print the version\n"
          "  -h, --help          print this help\n"
          "\n"
@@ -74,6 +87,28 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.dumpModel = true;
     } else if (arg == "--confirm") {
       options.confirm = true;
+    } else if (arg == "--fix") {
+      options.fix = true;
+    } else if (arg == "--fix-dry-run") {
+      options.fixDryRun = true;
+    } else if (arg == "--unsafe-fixes") {
+      options.unsafeFixes = true;
+    } else if (takeValue(arg, "--export-fixes", i, argc, argv, value, error)) {
+      options.exportFixesFile = value;
+    } else if (arg == "--report-unused-suppressions") {
+      options.reportUnusedSuppressions = true;
+    } else if (takeValue(arg, "--plot", i, argc, argv, value, error)) {
+      options.plotFile = value;
+      options.confirm = true;
+    } else if (takeValue(arg, "--emit-runs", i, argc, argv, value, error)) {
+      options.emitRunsFile = value;
+    } else if (takeValue(arg, "--windows", i, argc, argv, value, error)) {
+      char *end = nullptr;
+      long windows = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || windows < 1 || windows > 1000)
+        error = "invalid window count '" + value + "'";
+      else
+        options.windows = static_cast<int>(windows);
     } else if (takeValue(arg, "--backend", i, argc, argv, value, error)) {
       if (value != "auto" && value != "cpu" && value != "cuda")
         error = "unknown backend '" + value + "' (expected auto, cpu or cuda)";
@@ -91,8 +126,15 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
         options.format = OutputFormat::Text;
       else if (value == "json")
         options.format = OutputFormat::Json;
+      else if (value == "sarif")
+        options.format = OutputFormat::Sarif;
+      else if (value == "github")
+        options.format = OutputFormat::Github;
+      else if (value == "markdown")
+        options.format = OutputFormat::Markdown;
       else
-        error = "unknown output format '" + value + "' (expected text or json)";
+        error = "unknown output format '" + value +
+                "' (expected text, json, sarif, github or markdown)";
     } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.size() > 2 &&
                std::isdigit(static_cast<unsigned char>(arg[2]))) {
       value = arg.substr(2);

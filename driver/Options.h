@@ -7,7 +7,7 @@
 
 namespace gradlint {
 
-enum class OutputFormat { Text, Json };
+enum class OutputFormat { Text, Json, Sarif, Github, Markdown };
 
 struct Options {
   std::vector<std::string> files;
@@ -19,7 +19,15 @@ struct Options {
   bool dumpModel = false;                 ///< print the training-loop model instead
   bool confirm = false;                   ///< --confirm: run each diagnosis on the runtime
   std::string backend = "auto";           ///< --backend=auto|cpu|cuda
+  std::string plotFile;                   ///< --plot=<file.svg> (implies --confirm)
+  std::string emitRunsFile;               ///< --emit-runs=<file.json>: run loops as written
+  int windows = 3;                        ///< --windows=K for --emit-runs
   OutputFormat format = OutputFormat::Text;
+  bool reportUnusedSuppressions = false;  ///< NOLINT(accum-...) that silenced nothing is a finding
+  bool fix = false;                       ///< --fix: apply the fix-its
+  bool fixDryRun = false;                 ///< --fix-dry-run: print them as a diff
+  bool unsafeFixes = false;               ///< --unsafe-fixes: include unsafe fixes
+  std::string exportFixesFile;            ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
   bool help = false;
   bool version = false;

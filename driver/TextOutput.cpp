@@ -40,6 +40,14 @@ void writeText(const RunResult &result, std::ostream &out, bool color) {
                   out, color);
       out << '\n';
     }
+    if (const auto &fix = diagnostic.fix) {
+      std::string what = diagnostic.fixApplied ? "fix applied: " + fix->description
+                         : fix->safe       ? "fix available (--fix): " + fix->description
+                                           : "unsafe fix available (--fix --unsafe-fixes): " +
+                                           fix->description;
+      writeHeader(diagnostic.location, "note", what, out, color);
+      out << '\n';
+    }
   }
 }
 

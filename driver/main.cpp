@@ -2,9 +2,12 @@
 #include "Analyzer.h"
 #include "Check.h"
 #include "CompilationSetup.h"
+#include "FixApplier.h"
 #include "Options.h"
 #include "Output.h"
+#include "Plot.h"
 #include "Rules.h"
+#include "Suppressions.h"
 
 #include "llvm/Support/Process.h"
 
@@ -18,6 +21,21 @@
 using namespace gradlint;
 
 namespace {
+
+constexpr int kPlotSteps = 10;
+
+void reportFixSummary(const FixReport &fixes, const Options &options) {
+  if (options.fix)
+    std::cerr << "gradlint: applied " << fixes.applied << " fix" << (fixes.applied == 1 ? "" : "es")
+              << " to " << fixes.filesChanged << " file" << (fixes.filesChanged == 1 ? "" : "s")
+              << '\n';
+  if (fixes.skippedUnsafe)
+    std::cerr << "gradlint: note: " << fixes.skippedUnsafe
+              << " unsafe fix(es) not applied; --unsafe-fixes applies them\n";
+  if (fixes.refusedOverlap)
+    std::cerr << "gradlint: note: " << fixes.refusedOverlap
+              << " fix(es) not applied: they overlap another fix; run --fix again\n";
+}
 
 int usageError(const std::string &message) {
   std::cerr << "gradlint: error: " << message << '\n';
@@ -61,14 +79,25 @@ int main(int argc, char **argv) {
     return usageError("no input files (see --help)");
 
   ConfirmTarget confirm;
-  if (options.confirm) {
+  const runtime::Backend *backend = nullptr;
+  if (options.confirm || !options.emitRunsFile.empty()) {
     runtime::BackendKind kind = runtime::parseBackendKind(options.backend);
     if (kind == runtime::BackendKind::Cuda && !runtime::cudaAvailable())
       return usageError("--backend=cuda: no CUDA device is available");
     if (kind == runtime::BackendKind::Auto && !runtime::cudaAvailable())
-      std::cerr << "gradlint: note: no CUDA device found; confirming on the CPU\n";
-    confirm.backend = &runtime::selectBackend(kind);
+      std::cerr << "gradlint: note: no CUDA device found; running the loops on the CPU\n";
+    backend = &runtime::selectBackend(kind);
+  }
+  if (options.confirm) {
+    confirm.backend = backend;
     confirm.name = confirm.backend == runtime::cudaBackend() && confirm.backend ? "cuda" : "cpu";
+    if (!options.plotFile.empty())
+      confirm.traceSteps = kPlotSteps;
+  }
+
+  if (!options.emitRunsFile.empty()) {
+    confirm.emitRunsWindows = options.windows;
+    confirm.emitRunsBackend = backend;
   }
 
   RunResult result;
@@ -101,6 +130,9 @@ int main(int argc, char **argv) {
 
   // A header shared by several TUs reports its findings once.
   std::set<std::tuple<std::string, std::string, unsigned, unsigned>> seen;
+  // NOLINT comments silence findings for every format; only SARIF shows them.
+  SuppressionIndex suppressions(available, enabled);
+  std::vector<Diagnostic> suppressed;
   bool usedApiModel = false;
   for (FileAnalysis &analysis : analyses) {
     usedApiModel = usedApiModel || analysis.usedApiModel;
@@ -111,13 +143,53 @@ int main(int argc, char **argv) {
       return std::tie(a.second, a.first.location.line, a.first.location.column, a.first.check) <
              std::tie(b.second, b.first.location.line, b.first.location.column, b.first.check);
     });
-    for (auto &[diagnostic, real] : ordered)
-      if (seen.insert({real, diagnostic.check, diagnostic.location.line, diagnostic.location.column}).second)
+    for (auto &[diagnostic, real] : ordered) {
+      if (!seen.insert({real, diagnostic.check, diagnostic.location.line, diagnostic.location.column}).second)
+        continue;
+      if (suppressions.suppresses(diagnostic, real))
+        suppressed.push_back(std::move(diagnostic));
+      else
         result.diagnostics.push_back(std::move(diagnostic));
+    }
     for (FileError &error : analysis.errors)
       result.errors.push_back(std::move(error));
   }
+  for (size_t i = 0; i < options.files.size(); ++i)
+    if (analyses[i].errors.empty())
+      suppressions.addInputFile(options.files[i], options.files[i]);
+  for (FileError &error : suppressions.directiveErrors())
+    result.errors.push_back(std::move(error));
+  if (options.reportUnusedSuppressions)
+    for (Diagnostic &unused : suppressions.unusedSuppressions())
+      result.diagnostics.push_back(std::move(unused));
   result.files = static_cast<unsigned>(options.files.size());
+  if (!options.emitRunsFile.empty()) {
+    std::vector<LoopRun> runs;
+    for (FileAnalysis &analysis : analyses)
+      runs.insert(runs.end(), analysis.loopRuns.begin(), analysis.loopRuns.end());
+    if (auto error = writeLoopRuns(runs, options.emitRunsFile))
+      result.errors.push_back({options.emitRunsFile, *error});
+  }
+  if (!options.plotFile.empty())
+    if (auto error = writePlot(result, options.plotFile))
+      result.errors.push_back({options.plotFile, *error});
+
+  if (options.fix || options.fixDryRun || !options.exportFixesFile.empty()) {
+    FixReport fixes = processFixes(
+        result, {options.fix, options.fixDryRun, options.unsafeFixes, options.exportFixesFile});
+    for (FileError &error : fixes.errors)
+      result.errors.push_back(std::move(error));
+    if (options.fixDryRun) {
+      // Like `ruff --diff`: the diff alone on stdout, exit 1 when it is not empty.
+      std::cout << fixes.diff;
+      for (const FileError &error : result.errors)
+        std::cerr << error.file << ": error: " << error.message << '\n';
+      if (!result.errors.empty())
+        return 2;
+      return fixes.diff.empty() ? 0 : 1;
+    }
+    reportFixSummary(fixes, options);
+  }
 
   if (usedApiModel)
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
@@ -125,6 +197,12 @@ int main(int argc, char **argv) {
               << CompilationSetup::apiModelDir() << ")\n";
   if (options.format == OutputFormat::Json) {
     writeJson(result, std::cout);
+  } else if (options.format == OutputFormat::Sarif) {
+    writeSarif(result, suppressed, std::cout);
+  } else if (options.format == OutputFormat::Github) {
+    writeGithub(result, std::cout);
+  } else if (options.format == OutputFormat::Markdown) {
+    writeMarkdown(result, suppressed.size(), options.confirm, std::cout);
   } else {
     bool color = llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR");
     writeText(result, std::cout, color);
@@ -133,5 +211,8 @@ int main(int argc, char **argv) {
   }
   if (!result.errors.empty())
     return 2;
-  return result.diagnostics.empty() ? 0 : 1;
+  // Findings that --fix removed no longer fail the run.
+  bool remaining = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                               [](const Diagnostic &d) { return !d.fixApplied; });
+  return remaining ? 1 : 0;
 }

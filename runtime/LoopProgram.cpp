@@ -53,14 +53,14 @@ Model makeModel(const RunSettings &s) {
   return Model::mlp(s.inFeatures, s.hidden, s.outFeatures, s.seed);
 }
 
-/// Micro-batch m of window w on rank r: the reference concatenates the same ones.
+} // namespace
+
+// The reference concatenates the same micro-batches.
 Batch microBatch(const RunSettings &s, int window, int micro, int rank, int steps, int world) {
   uint64_t index = (static_cast<uint64_t>(window) * steps + micro) * world + rank;
   return makeBatch(s.seed, index, s.microBatchSize, s.inFeatures, s.outFeatures,
                    TaskKind::Regression);
 }
-
-} // namespace
 
 std::string LoopProgram::describe() const {
   std::string text;
@@ -137,6 +137,7 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
   for (GradBuffer &g : grads)
     rankGrads.push_back(&g);
   ProcessGroup group(world, backend);
+  result.parameterTrace.push_back(flattenParameters(models[0]));
 
   for (int window = 0; window < settings.windows; ++window) {
     for (int micro = 0; micro < steps; ++micro) {
@@ -154,14 +155,18 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
           for (GradBuffer &g : grads)
             g.zero();
           break;
-        case OpKind::Clip:
+        case OpKind::Clip: {
+          // The code's own limit counts unless the settings impose one.
+          double limit = settings.clipLimit <= 0 && op.clipLimit > 0 ? op.clipLimit
+                                                                      : result.clipLimit;
           for (GradBuffer &g : grads) {
             if (op.clipByValue)
-              clipGradValue(g, result.clipLimit, backend);
+              clipGradValue(g, limit, backend);
             else
-              clipGradNorm(g, result.clipLimit, backend);
+              clipGradNorm(g, limit, backend);
           }
           break;
+        }
         case OpKind::AllReduce:
           group.allReduce(rankGrads, op.reduceOp);
           break;
@@ -179,6 +184,7 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
         }
       }
     }
+    result.parameterTrace.push_back(flattenParameters(models[0]));
   }
   int windowsRun = settings.windows > 0 ? settings.windows : 1;
   result.allReduceCallsPerStep = static_cast<double>(group.calls()) / windowsRun;
@@ -198,9 +204,12 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
   result.clipLimit = settings.clipLimit > 0
                          ? settings.clipLimit
                          : 0.5 * typicalMicroBatchGradNorm(settings, backend);
+  if (settings.clipLimit <= 0 && clip && clip->clipLimit > 0)
+    result.clipLimit = clip->clipLimit; // the code's own limit, as in runProgram
   Model model = makeModel(settings);
   GradBuffer grads(model, DType::F32);
   Sgd optimizer(SgdOptions{settings.learningRate, 0.0, 0.0, 0.0, false}, backend);
+  result.parameterTrace.push_back(flattenParameters(model));
   for (int window = 0; window < settings.windows; ++window) {
     std::vector<Batch> parts;
     for (int micro = 0; micro < steps; ++micro)
@@ -219,6 +228,7 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
       result.appliedGradient = grads.flatten();
     optimizer.step(model, grads);
     ++result.stepsTaken;
+    result.parameterTrace.push_back(flattenParameters(model));
   }
   result.allReduceCallsPerStep = worldSize > 1 ? 1.0 : 0.0;
   result.parameters = flattenParameters(model);

@@ -4,6 +4,7 @@
 // Lowering.h); the interpreter runs it against the large-batch reference.
 #pragma once
 
+#include "Batch.h"
 #include "GradBuffer.h"
 #include "ProcessGroup.h"
 #include "kernels/Backend.h"
@@ -33,6 +34,9 @@ struct LoopOp {
   bool dividesByWorldSize = false;
   /// Clip: clip_grad_value_ instead of clip_grad_norm_.
   bool clipByValue = false;
+  /// Clip: the max_norm / clip value written in the code; <= 0 when it is not
+  /// a constant. Used only when RunSettings::clipLimit does not set one.
+  double clipLimit = 0.0;
   ReduceOp reduceOp = ReduceOp::Sum; ///< AllReduce
 };
 
@@ -53,10 +57,18 @@ struct RunSettings {
   DType gradDType = DType::F32;
 };
 
+/// Micro-batch `micro` of window `window` on rank `rank`, in a loop of `steps`
+/// micro-batches per window on `world` ranks: the data every program and the
+/// reference read (and what the LibTorch fixtures in fixtures/ feed in).
+Batch microBatch(const RunSettings &settings, int window, int micro, int rank, int steps,
+                 int world);
+
 /// What one execution measured.
 struct RunMeasurement {
   std::vector<float> appliedGradient;  ///< rank 0's gradient at its first step()
   std::vector<float> parameters;       ///< rank 0's parameters after all windows
+  /// Rank 0's parameters before window 0 and after each window (windows + 1 entries).
+  std::vector<std::vector<float>> parameterTrace;
   double allReduceCallsPerStep = 0.0;
   double allReduceBytesPerStep = 0.0;
   int stepsTaken = 0;

@@ -23,9 +23,18 @@ void readScaling(const TrainingEvent &event, runtime::LoopOp &op) {
   }
 }
 
+/// The max_norm / clip value of a clip call when it is a positive constant
+/// (clip_grad_norm_(params, max_norm, ...), clip_grad_value_(params, value)).
+double constantClipLimit(const clang::CallExpr *call, const ValueFacts &facts) {
+  if (call->getNumArgs() < 2)
+    return 0.0;
+  std::optional<double> limit = facts.constantNumber({call->getArg(1), nullptr});
+  return limit && *limit > 0 ? *limit : 0.0;
+}
+
 } // namespace
 
-LoweredLoop lowerLoop(const TrainingLoop &loop) {
+LoweredLoop lowerLoop(const TrainingLoop &loop, const ValueFacts *facts) {
   LoweredLoop lowered;
   runtime::LoopProgram &program = lowered.program;
   if (loop.window) {
@@ -65,8 +74,11 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
       break;
     case EventKind::Clip:
       op.kind = runtime::OpKind::Clip;
-      if (auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(event.stmt))
+      if (auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(event.stmt)) {
         op.clipByValue = classifyCall(call).kind == ApiKind::ClipGradValue;
+        if (facts)
+          op.clipLimit = constantClipLimit(call, *facts);
+      }
       break;
     case EventKind::AllReduce:
       op.kind = runtime::OpKind::AllReduce;

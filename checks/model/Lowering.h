@@ -4,6 +4,7 @@
 #pragma once
 
 #include "TrainingLoopModel.h"
+#include "ValueFacts.h"
 
 #include "LoopProgram.h"
 
@@ -21,6 +22,8 @@ struct LoweredLoop {
 constexpr int kDefaultAccumulationSteps = 4;
 constexpr int kDefaultWorldSize = 2;
 
-LoweredLoop lowerLoop(const TrainingLoop &loop);
+/// With `facts`, values the code spells as constants are lowered too (a
+/// clip's max_norm / clip value); without, the runtime chooses them.
+LoweredLoop lowerLoop(const TrainingLoop &loop, const ValueFacts *facts = nullptr);
 
 } // namespace gradlint

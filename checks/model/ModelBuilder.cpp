@@ -482,11 +482,14 @@ struct ModelBuilder::Impl {
           std::vector<RawFactor> factors;
           std::set<const ValueDecl *> visited;
           collectScaling({op->getArg(1), state.frame}, factors, visited, 0);
-          if (!factors.empty() && facts.readsGradient({op->getArg(1), state.frame})) {
+          if (clearsGradient(op->getArg(1))) {
+            emit(state, EventKind::GradReset, call, call->getBeginLoc());
+          } else if (bool overwrites = !facts.readsGradient({op->getArg(1), state.frame});
+                     overwrites || !factors.empty()) {
+            // grad = grad / N, or grad = buffer [/ N] from a hand-written accumulator.
             emit(state, EventKind::GradDivide, call, call->getBeginLoc());
             state.events.back().factors = factors;
-          } else {
-            emit(state, EventKind::GradReset, call, call->getBeginLoc());
+            state.events.back().event.overwritesGradient = overwrites;
           }
           return;
         }
@@ -506,6 +509,25 @@ struct ModelBuilder::Impl {
     state.active.pop_back();
     state.calls.pop_back();
     state.frame = saved;
+  }
+
+  /// `torch::Tensor()`, `{}`, `0` or `torch::zeros_like(p)`: assigning it
+  /// to a gradient resets it. Any other value overwrites it.
+  static bool clearsGradient(const Expr *value) {
+    value = stripCasts(value);
+    if (auto *construct = dyn_cast<CXXConstructExpr>(value))
+      return construct->getNumArgs() == 0 ||
+             (construct->getNumArgs() == 1 && clearsGradient(construct->getArg(0)));
+    if (auto *list = dyn_cast<InitListExpr>(value))
+      return list->getNumInits() == 0;
+    if (auto *integer = dyn_cast<IntegerLiteral>(value))
+      return integer->getValue() == 0;
+    if (auto *floating = dyn_cast<FloatingLiteral>(value))
+      return floating->getValue().isZero();
+    if (auto *call = dyn_cast<CallExpr>(value))
+      if (auto *callee = call->getDirectCallee())
+        return callee->getName() == "zeros_like" || callee->getName() == "zeros";
+    return false;
   }
 
   void walkGuarded(const Stmt *stmt, const Expr *condition, bool negated, WalkState &state) {

@@ -76,7 +76,7 @@ enum class EventKind {
   GradReset,        ///< Optimizer::zero_grad, Module::zero_grad, grad().zero_(), mutable_grad().reset() ...
   Clip,             ///< clip_grad_norm_ / clip_grad_value_
   AllReduce,        ///< ProcessGroup::allreduce or a gradient-sync helper
-  GradDivide,       ///< grad().div_(x), grad /= x, mul_(1.0 / x)
+  GradDivide,       ///< grad().div_(x), grad /= x, mul_(1.0 / x); grad = buffer (an overwrite)
   Step,             ///< Optimizer::step (and overrides)
   SchedulerStep,    ///< LRScheduler::step
 };
@@ -127,6 +127,9 @@ struct TrainingEvent {
   std::vector<ScaleFactor> scaling;   ///< Backward: loss scaling; GradDivide: the divisor
   ReduceOpKind reduceOp = ReduceOpKind::Unknown; ///< AllReduce
   std::string helperName;             ///< AllReduce via a named helper
+  /// GradDivide by assignment from a value not read from .grad (`grad = buffer
+  /// / N`, a hand-written accumulator): .grad's earlier content is replaced.
+  bool overwritesGradient = false;
 };
 
 enum class LoopKind {

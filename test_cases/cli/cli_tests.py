@@ -59,8 +59,11 @@ def test_json_contract():
     check("json file count", document["files"] == 2)
     diagnostic = document["diagnostics"][0]
     check("json diagnostic keys",
-          set(diagnostic) == {"check", "severity", "file", "line", "column", "message", "notes"},
-          diagnostic.keys())
+          set(diagnostic) - {"fix"} == {"check", "severity", "file", "line", "column", "message",
+                                        "notes"}, diagnostic.keys())
+    if "fix" in diagnostic:
+        check("json fix keys", set(diagnostic["fix"]) == {"description", "safe", "edits"},
+              diagnostic["fix"].keys())
     check("json note keys", set(diagnostic["notes"][0]) == {"file", "line", "column", "message"})
     check("json severity", diagnostic["severity"] == "warning")
 

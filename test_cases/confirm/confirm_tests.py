@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+from xml.etree import ElementTree
 
 GRADLINT, ROOT = sys.argv[1], sys.argv[2]
 KEYS = {"verdict", "backend", "accumulation_steps", "world_size", "rel_error_buggy",
@@ -67,5 +69,47 @@ check("misplaced reset applies the last micro-batch's gradient",
       zero_grad and "last micro-batch" in zero_grad[0]["confirmation"]["detail"], zero_grad)
 text = subprocess.run([GRADLINT, "--confirm", examples[0]], capture_output=True, text=True).stdout
 check("text output carries a confirmation note", ": note: confirmed on cpu: " in text, text[:400])
+
+
+def plot_series(panel_polylines):
+    """Pixel y of each polyline's points; larger error = smaller y."""
+    return [[float(point.split(",")[1]) for point in line.get("points").split()]
+            for line in panel_polylines]
+
+
+# --plot: one panel per diagnosis, three curves; the loop as written drifts away
+# from the reference (the zero line), the fixed loop stays on it.
+with tempfile.TemporaryDirectory() as scratch:
+    svg_path = os.path.join(scratch, "errors.svg")
+    run = subprocess.run([GRADLINT, "--backend=cpu", f"--plot={svg_path}", *examples],
+                         capture_output=True, text=True)
+    check("--plot run exits 1 (findings)", run.returncode == 1, run.stderr)
+    root = ElementTree.parse(svg_path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = root.findall(f"{ns}polyline")
+    check("--plot: three curves per diagnosis", len(lines) == 3 * len(example_diagnostics),
+          (len(lines), len(example_diagnostics)))
+    for i in range(0, len(lines), 3):
+        reference, fixed, buggy = plot_series(lines[i:i + 3])
+        check(f"--plot panel {i // 3}: 11 points (steps 0..10)",
+              len(buggy) == len(fixed) == len(reference) == 11)
+        check(f"--plot panel {i // 3}: all curves start together", buggy[0] == fixed[0] == reference[0])
+        check(f"--plot panel {i // 3}: the fixed loop stays on the reference",
+              max(abs(y - reference[0]) for y in fixed) < 1.0, fixed)
+        confirmation = example_diagnostics[i // 3]["confirmation"]
+        if confirmation["rel_error_buggy"] > 1e-3:
+            check(f"--plot panel {i // 3}: the loop as written drifts away",
+                  reference[0] - buggy[-1] > 20.0, buggy)
+        else:  # only the traffic differs: both curves stay on the reference
+            check(f"--plot panel {i // 3}: matching values stay on the reference",
+                  max(abs(y - reference[0]) for y in buggy) < 1.0, buggy)
+    bad = subprocess.run([GRADLINT, "--backend=cpu", f"--plot={scratch}/missing/dir/errors.svg",
+                          examples[0]], capture_output=True, text=True)
+    check("--plot to an unwritable path: exit 2 and a one-line error naming it",
+          bad.returncode == 2 and "missing/dir/errors.svg: error: cannot write the plot" in bad.stderr,
+          bad.stderr)
+    check("--plot to an unwritable path leaves no file behind",
+          not os.path.exists(os.path.join(scratch, "missing")))
+
 print(f"{results['passed']} passed, {results['failed']} failed")
 sys.exit(1 if results["failed"] else 0)

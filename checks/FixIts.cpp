@@ -1,0 +1,325 @@
+#include "FixIts.h"
+
+#include "model/ApiCalls.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace gradlint {
+namespace fixits {
+
+namespace {
+
+const clang::Stmt *parentStmt(const clang::Stmt *node, clang::ASTContext &context) {
+  auto parents = context.getParents(*node);
+  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+}
+
+const clang::Stmt *loopBody(const clang::Stmt *loop) {
+  if (!loop)
+    return nullptr;
+  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop))
+    return f->getBody();
+  if (const auto *f = llvm::dyn_cast<clang::CXXForRangeStmt>(loop))
+    return f->getBody();
+  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(loop))
+    return w->getBody();
+  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(loop))
+    return d->getBody();
+  return nullptr;
+}
+
+/// The blocks whose statements run once per micro-batch.
+bool isMicroBatchBlock(const clang::Stmt *block, const TrainingLoop &loop) {
+  if (block == loopBody(loop.loop))
+    return true;
+  if (loop.window && block == loopBody(loop.window->guard.innerLoop))
+    return true;
+  return loop.kind == LoopKind::StepFunction && loop.function && block == loop.function->getBody();
+}
+
+/// A statement's extent in its file, as offsets, and whether it stands on
+/// lines of its own (then [lineBegin, lineEnd) covers those lines, newline
+/// and trailing comment included).
+struct Extent {
+  clang::FileID file;
+  unsigned begin = 0, end = 0;
+  bool wholeLines = false;
+  unsigned lineBegin = 0, lineEnd = 0;
+  unsigned blankAfter = 0; ///< a blank line after the statement's lines to delete with them
+  llvm::StringRef buffer;
+};
+
+std::optional<Extent> statementExtent(const clang::Stmt *statement, clang::ASTContext &context) {
+  const clang::SourceManager &sm = context.getSourceManager();
+  clang::SourceLocation begin = statement->getBeginLoc(), last = statement->getEndLoc();
+  if (begin.isInvalid() || last.isInvalid() || begin.isMacroID() || last.isMacroID())
+    return std::nullopt;
+  clang::SourceLocation afterLast =
+      clang::Lexer::getLocForEndOfToken(last, 0, sm, context.getLangOpts());
+  if (afterLast.isInvalid())
+    return std::nullopt;
+  Extent extent;
+  auto [file, beginOffset] = sm.getDecomposedLoc(begin);
+  auto [endFile, endOffset] = sm.getDecomposedLoc(afterLast);
+  if (file != endFile || endOffset < beginOffset)
+    return std::nullopt;
+  bool invalid = false;
+  extent.buffer = sm.getBufferData(file, &invalid);
+  if (invalid)
+    return std::nullopt;
+  llvm::StringRef text = extent.buffer;
+  extent.file = file;
+  extent.begin = beginOffset;
+  // An expression statement's ';' is not part of its range.
+  unsigned end = endOffset;
+  while (end < text.size() && (text[end] == ' ' || text[end] == '\t'))
+    ++end;
+  extent.end = end < text.size() && text[end] == ';' ? end + 1 : endOffset;
+
+  unsigned lineBegin = extent.begin;
+  while (lineBegin > 0 && (text[lineBegin - 1] == ' ' || text[lineBegin - 1] == '\t'))
+    --lineBegin;
+  unsigned lineEnd = extent.end;
+  while (lineEnd < text.size() && (text[lineEnd] == ' ' || text[lineEnd] == '\t'))
+    ++lineEnd;
+  if (text.substr(lineEnd).starts_with("//"))
+    lineEnd = std::min<size_t>(text.find('\n', lineEnd), text.size());
+  if (lineEnd < text.size() && text[lineEnd] == '\r')
+    ++lineEnd;
+  bool endsLine = lineEnd >= text.size() || text[lineEnd] == '\n';
+  if ((lineBegin == 0 || text[lineBegin - 1] == '\n') && endsLine) {
+    extent.wholeLines = true;
+    extent.lineBegin = lineBegin;
+    extent.lineEnd = lineEnd < text.size() ? lineEnd + 1 : lineEnd;
+    // Between two blank lines, one of them goes too, so no double gap is left.
+    bool blankBefore = lineBegin >= 2 && text[lineBegin - 1] == '\n' && text[lineBegin - 2] == '\n';
+    if (blankBefore && text.substr(extent.lineEnd).starts_with("\n"))
+      extent.blankAfter = 1;
+  }
+  return extent;
+}
+
+clang::CharSourceRange charRange(const Extent &extent, unsigned begin, unsigned end,
+                                 const clang::SourceManager &sm) {
+  clang::SourceLocation start = sm.getLocForStartOfFile(extent.file);
+  return clang::CharSourceRange::getCharRange(start.getLocWithOffset(begin),
+                                              start.getLocWithOffset(end));
+}
+
+std::string indentationOf(const Extent &extent) {
+  return extent.buffer.slice(extent.lineBegin, extent.begin).str();
+}
+
+/// The leading whitespace of the line that holds `offset`.
+std::string lineIndentation(llvm::StringRef buffer, unsigned offset) {
+  size_t start = buffer.rfind('\n', offset);
+  start = start == llvm::StringRef::npos ? 0 : start + 1;
+  size_t end = start;
+  while (end < buffer.size() && (buffer[end] == ' ' || buffer[end] == '\t'))
+    ++end;
+  return buffer.slice(start, end).str();
+}
+
+/// The indentation of statements inside a new block for the unbraced branch
+/// `target` of `branchOf`: the branch's own when it has a line of its own,
+/// else the `if`'s plus two spaces.
+std::string branchIndentation(const clang::IfStmt &branchOf, const Extent &target,
+                              clang::ASTContext &context) {
+  if (target.wholeLines)
+    return indentationOf(target);
+  unsigned ifOffset = context.getSourceManager().getFileOffset(branchOf.getBeginLoc());
+  return lineIndentation(target.buffer, ifOffset) + "  ";
+}
+
+/// `text`'s lines with the leading `from` indentation replaced by `to`.
+std::string reindent(llvm::StringRef text, const std::string &from, const std::string &to) {
+  std::string out;
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    if (line.starts_with(from))
+      out += to + line.substr(from.size()).str();
+    else
+      out += line.str();
+    if (text.size() > line.size())
+      out += '\n';
+    text = rest;
+  }
+  return out;
+}
+
+} // namespace
+
+const clang::Stmt *eventStatement(const TrainingLoop &loop, const TrainingEvent &event,
+                                  clang::ASTContext &context) {
+  const clang::Stmt *node = event.stmt;
+  if (!event.callChain.empty()) {
+    // Only a helper that does nothing but gradient work may move as a whole.
+    if (loop.reportLocation(event) != event.callChain.front().call->getBeginLoc())
+      return nullptr;
+    node = event.callChain.front().call;
+  }
+  // An `if` inside a loop over parameters moves with that loop; one between
+  // the event and the micro-batch block guards it, and then it cannot move.
+  bool guarded = false;
+  while (node) {
+    const clang::Stmt *parent = parentStmt(node, context);
+    if (!parent || parent == loop.loop ||
+        (loop.window && parent == loop.window->guard.innerLoop))
+      return nullptr;
+    if (llvm::isa<clang::CompoundStmt>(parent) && isMicroBatchBlock(parent, loop))
+      return guarded ? nullptr : node;
+    if (llvm::isa<clang::IfStmt, clang::SwitchStmt, clang::ConditionalOperator,
+                  clang::BinaryConditionalOperator>(parent))
+      guarded = true;
+    if (llvm::isa<clang::ForStmt, clang::CXXForRangeStmt, clang::WhileStmt, clang::DoStmt>(parent))
+      guarded = false;
+    node = parent;
+  }
+  return nullptr;
+}
+
+bool inSameBlock(const clang::Stmt *a, const clang::Stmt *b, clang::ASTContext &context) {
+  if (!a || !b)
+    return false;
+  const clang::Stmt *block = parentStmt(a, context);
+  return block && llvm::isa<clang::CompoundStmt>(block) && block == parentStmt(b, context);
+}
+
+bool isTheCallAlone(const clang::Stmt *statement, const TrainingEvent &event,
+                    clang::ASTContext &context) {
+  return event.callChain.empty() && statementInBlock(event.stmt, context) == statement;
+}
+
+const clang::Stmt *blockStatement(const TrainingEvent &event, clang::ASTContext &context) {
+  return event.callChain.empty() ? statementInBlock(event.stmt, context) : nullptr;
+}
+
+const clang::Stmt *statementInBlock(const clang::Stmt *node, clang::ASTContext &context) {
+  while (node) {
+    const clang::Stmt *parent = parentStmt(node, context);
+    if (parent && llvm::isa<clang::CompoundStmt>(parent))
+      return node;
+    // `if (boundary) optimizer.step();`: the branch is a block of one.
+    if (const auto *branch = llvm::dyn_cast_or_null<clang::IfStmt>(parent))
+      if (node == branch->getThen() || node == branch->getElse())
+        return node;
+    if (!parent || !llvm::isa<clang::Expr>(parent))
+      return nullptr;
+    node = parent;
+  }
+  return nullptr;
+}
+
+std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clang::Stmt *anchor,
+                                        bool after, std::string description,
+                                        clang::ASTContext &context) {
+  if (!statement || !anchor)
+    return std::nullopt;
+  std::optional<Extent> moved = statementExtent(statement, context);
+  std::optional<Extent> target = statementExtent(anchor, context);
+  if (!moved || !target || moved->file != target->file)
+    return std::nullopt;
+  // The anchor must lie outside the moved text.
+  if (target->begin < moved->end && moved->begin < target->end)
+    return std::nullopt;
+  const clang::SourceManager &sm = context.getSourceManager();
+  const auto *branchOf = llvm::dyn_cast_or_null<clang::IfStmt>(parentStmt(anchor, context));
+  if (branchOf && !(anchor == branchOf->getThen() || anchor == branchOf->getElse()))
+    branchOf = nullptr;
+  if (!branchOf && !target->wholeLines)
+    return std::nullopt;
+  std::string indentation = branchOf ? branchIndentation(*branchOf, *target, context)
+                                     : indentationOf(*target);
+  std::string text;
+  FindingFix fix;
+  fix.description = std::move(description);
+  if (moved->wholeLines) {
+    llvm::StringRef lines = moved->buffer.slice(moved->lineBegin, moved->lineEnd);
+    text = reindent(lines, indentationOf(*moved), indentation);
+    if (text.empty() || text.back() != '\n')
+      text += '\n';
+    fix.edits.push_back(
+        {charRange(*moved, moved->lineBegin, moved->lineEnd + moved->blankAfter, sm), ""});
+  } else {
+    text = indentation + moved->buffer.slice(moved->begin, moved->end).str() + "\n";
+    unsigned end = moved->end;
+    while (end < moved->buffer.size() && moved->buffer[end] == ' ')
+      ++end;
+    fix.edits.push_back({charRange(*moved, moved->begin, end, sm), ""});
+  }
+  if (branchOf) {
+    // `if (c) step();` becomes a block: `if (c) {\n step();\n moved\n }`.
+    clang::SourceLocation opener = anchor == branchOf->getThen()
+                                       ? branchOf->getRParenLoc()
+                                       : branchOf->getElseLoc();
+    if (opener.isInvalid() || opener.isMacroID())
+      return std::nullopt;
+    unsigned from = sm.getFileOffset(
+        clang::Lexer::getLocForEndOfToken(opener, 0, sm, context.getLangOpts()));
+    if (from > target->begin || (moved->begin < target->end && from < moved->end))
+      return std::nullopt;
+    std::string anchorLine =
+        indentation + target->buffer.slice(target->begin, target->end).str() + "\n";
+    std::string block = " {\n" + (after ? anchorLine + text : text + anchorLine) +
+                        lineIndentation(target->buffer, sm.getFileOffset(branchOf->getBeginLoc())) +
+                        "}";
+    fix.edits.push_back({charRange(*target, from, target->end, sm), block});
+    return fix;
+  }
+  unsigned at = after ? target->lineEnd : target->lineBegin;
+  fix.edits.push_back({charRange(*target, at, at, sm), text});
+  return fix;
+}
+
+std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
+                                          clang::ASTContext &context) {
+  std::optional<Extent> extent = statementExtent(statement, context);
+  if (!extent)
+    return std::nullopt;
+  const clang::SourceManager &sm = context.getSourceManager();
+  // The unbraced branch of an `if` must not leave the `if` without a body.
+  if (llvm::isa_and_nonnull<clang::IfStmt>(parentStmt(statement, context)))
+    return SourceEdit{charRange(*extent, extent->begin, extent->end, sm), "{}"};
+  if (extent->wholeLines)
+    return SourceEdit{
+        charRange(*extent, extent->lineBegin, extent->lineEnd + extent->blankAfter, sm), ""};
+  return SourceEdit{charRange(*extent, extent->begin, extent->end, sm), ""};
+}
+
+std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement,
+                                      clang::ASTContext &context) {
+  clang::SourceRange range = expr->getSourceRange();
+  if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID())
+    return std::nullopt;
+  return SourceEdit{clang::CharSourceRange::getTokenRange(range), std::move(replacement)};
+}
+
+std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContext &context) {
+  clang::SourceRange range = expr->getSourceRange();
+  if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID())
+    return std::nullopt;
+  std::string text = clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(range),
+                                                 context.getSourceManager(),
+                                                 context.getLangOpts())
+                         .str();
+  if (text.empty())
+    return std::nullopt;
+  const clang::Expr *bare = stripImplicit(expr);
+  bool primary = llvm::isa<clang::DeclRefExpr, clang::IntegerLiteral, clang::FloatingLiteral,
+                           clang::ParenExpr, clang::MemberExpr>(bare);
+  if (const auto *call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+    const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+    primary = !op || op->getOperator() == clang::OO_Call || op->getOperator() == clang::OO_Subscript ||
+              op->getOperator() == clang::OO_Arrow;
+  }
+  if (llvm::isa<clang::CXXMemberCallExpr>(bare))
+    primary = true;
+  return primary ? text : "(" + text + ")";
+}
+
+} // namespace fixits
+} // namespace gradlint

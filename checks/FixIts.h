@@ -1,0 +1,76 @@
+// Source edits shared by the checks' fix-its: moving a statement of the loop
+// body next to step(), wrapping or replacing an expression, deleting a
+// statement. Each helper returns nothing when the code is not in the simple
+// shape it can edit safely (macros, statements guarded by other conditions,
+// helpers that also train); the check then offers no fix.
+#pragma once
+
+#include "model/TrainingLoopModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+/// `range` (a character range in one file) becomes `replacement`.
+struct SourceEdit {
+  clang::CharSourceRange range;
+  std::string replacement;
+};
+
+struct FindingFix {
+  std::string description;
+  bool safe = true;
+  std::vector<SourceEdit> edits;
+};
+
+namespace fixits {
+
+/// The statement of the loop body that runs `event`: the event's own statement,
+/// or the outermost helper call in the loop body when the event is inside a
+/// helper that does only gradient work. Crosses loops over parameters, never an
+/// `if` or the training loop itself.
+const clang::Stmt *eventStatement(const TrainingLoop &loop, const TrainingEvent &event,
+                                  clang::ASTContext &context);
+
+/// Whether moving `statement` moves only the event's API call: not a helper
+/// (which may do more than gradlint sees) nor a loop around the call. Fixes
+/// that move more are marked unsafe.
+bool isTheCallAlone(const clang::Stmt *statement, const TrainingEvent &event,
+                    clang::ASTContext &context);
+
+/// The statement of which `node` is the whole expression, when that statement
+/// stands directly in a block.
+const clang::Stmt *statementInBlock(const clang::Stmt *node, clang::ASTContext &context);
+
+/// The statement that runs `event` (step(), a clip) directly in a block: no
+/// helper call and no `if` in between.
+const clang::Stmt *blockStatement(const TrainingEvent &event, clang::ASTContext &context);
+
+/// Whether two statements stand in the same block.
+bool inSameBlock(const clang::Stmt *a, const clang::Stmt *b, clang::ASTContext &context);
+
+/// Moves `statement` (whole lines with their trailing comment when it stands
+/// on lines of its own) to just before or after `anchor`, re-indented to it.
+std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clang::Stmt *anchor,
+                                        bool after, std::string description,
+                                        clang::ASTContext &context);
+
+/// Deletes `statement` (its whole lines when it stands alone on them).
+std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
+                                          clang::ASTContext &context);
+
+/// Replaces the source of `expr` with `replacement`.
+std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement,
+                                      clang::ASTContext &context);
+
+/// The source text of `expr`, parenthesised unless it is a primary expression
+/// (name, literal, call, member access, parenthesised).
+std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContext &context);
+
+} // namespace fixits
+} // namespace gradlint

@@ -1,0 +1,13 @@
+// Two findings with notes: the reset on every micro-batch and the undivided loss.
+#include <torch/torch.h>
+
+void train(torch::nn::Linear model, torch::optim::SGD &opt, std::vector<torch::Tensor> &xs) {
+  const int accum_steps = 4;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    opt.zero_grad();
+    auto loss = model->forward(xs[i]).sum();
+    loss.backward();
+    if ((i + 1) % accum_steps == 0)
+      opt.step();
+  }
+}
