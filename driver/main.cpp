@@ -6,6 +6,7 @@
 #include "Options.h"
 #include "Output.h"
 #include "Plot.h"
+#include "Progress.h"
 #include "Rules.h"
 #include "Suppressions.h"
 
@@ -111,17 +112,23 @@ int main(int argc, char **argv) {
 
   std::vector<FileAnalysis> analyses(options.files.size());
   std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < options.files.size(); i = next++)
-      analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel, confirm);
-  };
-  unsigned jobs = std::min<size_t>(options.jobs, options.files.size());
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j)
-    threads.emplace_back(worker);
-  worker();
-  for (std::thread &thread : threads)
-    thread.join();
+  {
+    Progress progress(options.files.size(), progressWanted(options.files.size()));
+    auto worker = [&] {
+      for (size_t i = next++; i < options.files.size(); i = next++) {
+        progress.started(options.files[i]);
+        analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel, confirm);
+        progress.finished();
+      }
+    };
+    unsigned jobs = std::min<size_t>(options.jobs, options.files.size());
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j < jobs; ++j)
+      threads.emplace_back(worker);
+    worker();
+    for (std::thread &thread : threads)
+      thread.join();
+  }
 
   if (options.dumpModel) {
     for (size_t i = 0; i < analyses.size(); ++i)

@@ -142,8 +142,40 @@ def test_api_model_note():
     check("api model note on stderr", "bundled LibTorch API model" in result.stderr, result.stderr)
 
 
+def test_progress_line():
+    # On a terminal (stderr is a pty) a multi-file run shows "[done/total] file"
+    # and erases it; in a pipe there is none of it.
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm")
+    process = subprocess.Popen([GRADLINT, BUGGY, CLEAN], stdout=subprocess.PIPE,
+                               stderr=slave, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the pty closes when the process exits
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    stdout = process.communicate()[0].decode()
+    os.close(master)
+    terminal = b"".join(chunks).decode(errors="replace")
+    check("terminal: progress names each file with done/total",
+          "[0/2] " + BUGGY in terminal or "[1/2] " + BUGGY in terminal, terminal[:300])
+    check("terminal: progress counts files done", "/2] " + CLEAN in terminal, terminal[:300])
+    check("terminal: the progress line is erased", terminal.rstrip().count("\033[K") >= 3, terminal)
+    check("terminal: the report on stdout has no progress", "/2]" not in stdout, stdout[:200])
+    piped = run(BUGGY, CLEAN)
+    check("pipe: no progress line", "/2]" not in piped.stderr and "\033[K" not in piped.stderr,
+          piped.stderr)
+
+
 for test in [test_exit_codes, test_text_format, test_json_contract, test_errors_do_not_stop_the_run,
-             test_check_selection, test_compilation_database_and_dedup, test_api_model_note]:
+             test_check_selection, test_compilation_database_and_dedup, test_api_model_note,
+             test_progress_line]:
     test()
 print(f"{results['passed']} passed, {results['failed']} failed")
 sys.exit(1 if results["failed"] else 0)

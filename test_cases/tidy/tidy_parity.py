@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""clang-tidy plugin parity: clang-tidy-19 with build/lib/libGradlintTidy.so
+reports the same findings (file, line, column, check, message) and notes as
+the gradlint CLI on every test case, example and fixture, and its --fix
+writes the same files as `gradlint --fix` for the safe fix-its.
+
+usage: tidy_parity.py <gradlint> <libGradlintTidy.so> <api model dir> <repository root>
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GRADLINT, PLUGIN, API_MODEL, ROOT = sys.argv[1:5]
+CLANG_TIDY = shutil.which("clang-tidy-19") or "/usr/lib/llvm-19/bin/clang-tidy"
+FLAGS = ["--", "-std=c++17", "-isystem", API_MODEL]
+LINE = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$")
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, condition, detail=""):
+    results["passed" if condition else "failed"] += 1
+    if not condition:
+        print(f"FAIL {name}: {str(detail)[:1500]}")
+
+
+def tidy(files, *extra):
+    run = subprocess.run([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
+                          *extra, *files, *FLAGS], capture_output=True, text=True)
+    return run
+
+
+def tidy_findings(output):
+    """{(file, line, col, check, message): [notes]} from clang-tidy's output."""
+    findings, current = {}, None
+    for line in output.splitlines():
+        match = LINE.match(line)
+        if not match:
+            continue
+        path, row, col, kind, message, check_id = match.groups()
+        if kind == "note" and current is not None:
+            findings[current].append((os.path.realpath(path), int(row), int(col), message))
+        elif kind == "warning" and check_id and check_id.startswith("accum-"):
+            current = (os.path.realpath(path), int(row), int(col), check_id, message)
+            findings[current] = []
+    return findings
+
+
+def gradlint_findings(files):
+    run = subprocess.run([GRADLINT, "-j2", "--format=json", *files], capture_output=True, text=True)
+    findings = {}
+    for d in json.loads(run.stdout)["diagnostics"]:
+        key = (os.path.realpath(d["file"]), d["line"], d["column"], d["check"], d["message"])
+        notes = [(os.path.realpath(n["file"]), n["line"], n["column"], n["message"])
+                 for n in d["notes"]]
+        if d.get("fix") and not d["fix"]["safe"]:
+            notes.append((key[0], key[1], key[2],
+                          "unsafe fix (gradlint --fix --unsafe-fixes): " + d["fix"]["description"]))
+        findings[key] = notes
+    return findings
+
+
+sources = sorted(glob.glob(os.path.join(ROOT, "test_cases", "accum-*", "*.cpp")))
+sources += sorted(glob.glob(os.path.join(ROOT, "examples", "*.cpp")))
+sources += sorted(glob.glob(os.path.join(ROOT, "fixtures", "*", "buggy.cpp")))
+sources += sorted(glob.glob(os.path.join(ROOT, "fixtures", "*", "fixed.cpp")))
+
+listed = subprocess.run([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--list-checks"],
+                        capture_output=True, text=True).stdout
+cli_checks = subprocess.run([GRADLINT, "--list-checks"], capture_output=True, text=True).stdout
+ids = lambda text: sorted(re.findall(r"\baccum-[\w-]+", text))
+check("clang-tidy lists the same checks as gradlint", ids(listed) == ids(cli_checks) != [],
+      (ids(listed), ids(cli_checks)))
+
+expected = gradlint_findings(sources)
+# Two clang-tidy processes, one per core, each on half of the files.
+halves = [sources[0::2], sources[1::2]]
+procs = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
+                           *half, *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) for half in halves]
+outputs = [p.communicate() for p in procs]
+actual = {}
+for out, _ in outputs:
+    actual.update(tidy_findings(out))
+check("the plugin loads and runs",
+      all(p.returncode in (0, 1) for p in procs) and actual, [e[-800:] for _, e in outputs])
+check("findings: same count", len(actual) == len(expected), (len(actual), len(expected)))
+for key in sorted(set(expected) | set(actual)):
+    where = f"{os.path.relpath(key[0], ROOT)}:{key[1]}:{key[2]} {key[3]}"
+    check(f"{where}: reported by both", key in expected and key in actual,
+          "only gradlint" if key in expected else "only clang-tidy")
+    if key in expected and key in actual:
+        check(f"{where}: same notes", expected[key] == actual[key], (expected[key], actual[key]))
+
+# clang-tidy --fix applies the safe fix-its exactly as gradlint --fix does.
+with tempfile.TemporaryDirectory() as scratch:
+    pairs = []
+    for source in sorted(glob.glob(os.path.join(ROOT, "examples", "*_buggy.cpp"))):
+        name = os.path.basename(source)
+        for tool in ("tidy", "cli"):
+            os.makedirs(os.path.join(scratch, tool), exist_ok=True)
+            shutil.copy(source, os.path.join(scratch, tool, name))
+        pairs.append(name)
+    subprocess.run([GRADLINT, "--fix", *[os.path.join(scratch, "cli", n) for n in pairs]],
+                   capture_output=True, text=True)
+    fixed = tidy([os.path.join(scratch, "tidy", n) for n in pairs], "--fix")
+    for name in pairs:
+        with open(os.path.join(scratch, "tidy", name)) as a, open(os.path.join(scratch, "cli", name)) as b:
+            tidy_text, cli_text = a.read(), b.read()
+        with open(os.path.join(ROOT, "examples", name)) as original:
+            changed = tidy_text != original.read()
+        check(f"{name}: clang-tidy --fix changes the file", changed, fixed.stderr[-400:])
+        check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
+
+print(f"{results['passed']} passed, {results['failed']} failed")
+sys.exit(1 if results["failed"] else 0)
