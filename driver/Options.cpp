@@ -18,6 +18,10 @@ const char *usageText() {
          "  --list-checks       list the enabled checks and exit\n"
          "  --format=<f>        output format: text (default), json, sarif, github\n"
          "                      (workflow commands) or markdown (a PR comment)\n"
+         "  --diff=<range>      report only findings on lines changed in the git\n"
+         "                      revision range (e.g. origin/main...HEAD); without\n"
+         "                      files, analyse the changed C++ sources\n"
+         "  --diff-file=<patch>  the same from a unified diff file (- for stdin)\n"
          "  --fix               apply the fix-its (safe ones; see --unsafe-fixes)\n"
          "  --fix-dry-run       print the fix-its as a unified diff, change nothing\n"
          "  --unsafe-fixes      also apply fixes marked unsafe\n"
@@ -87,6 +91,10 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.dumpModel = true;
     } else if (arg == "--confirm") {
       options.confirm = true;
+    } else if (takeValue(arg, "--diff", i, argc, argv, value, error)) {
+      options.diffRange = value;
+    } else if (takeValue(arg, "--diff-file", i, argc, argv, value, error)) {
+      options.diffFile = value;
     } else if (arg == "--fix") {
       options.fix = true;
     } else if (arg == "--fix-dry-run") {

@@ -24,6 +24,8 @@ struct Options {
   int windows = 3;                        ///< --windows=K for --emit-runs
   OutputFormat format = OutputFormat::Text;
   bool reportUnusedSuppressions = false;  ///< NOLINT(accum-...) that silenced nothing is a finding
+  std::string diffRange;                  ///< --diff=<git revision range>
+  std::string diffFile;                   ///< --diff-file=<patch> (- for stdin)
   bool fix = false;                       ///< --fix: apply the fix-its
   bool fixDryRun = false;                 ///< --fix-dry-run: print them as a diff
   bool unsafeFixes = false;               ///< --unsafe-fixes: include unsafe fixes

@@ -2,6 +2,7 @@
 #include "Analyzer.h"
 #include "Check.h"
 #include "CompilationSetup.h"
+#include "DiffFilter.h"
 #include "FixApplier.h"
 #include "Options.h"
 #include "Output.h"
@@ -75,6 +76,20 @@ int main(int argc, char **argv) {
       std::cout << '\n';
     }
     return 0;
+  }
+  ChangedLines changed;
+  bool diffMode = !options.diffRange.empty() || !options.diffFile.empty();
+  if (diffMode) {
+    if (auto error = loadChangedLines(options.diffRange, options.diffFile, changed))
+      return usageError(*error);
+    // Like clang-tidy-diff: without file arguments, the changed C++ sources.
+    if (options.files.empty()) {
+      options.files = changed.changedSources();
+      if (options.files.empty()) {
+        std::cerr << "gradlint: note: the diff changes no C++ source file\n";
+        return 0;
+      }
+    }
   }
   if (options.files.empty())
     return usageError("no input files (see --help)");
@@ -170,6 +185,10 @@ int main(int argc, char **argv) {
     for (Diagnostic &unused : suppressions.unusedSuppressions())
       result.diagnostics.push_back(std::move(unused));
   result.files = static_cast<unsigned>(options.files.size());
+  if (diffMode) {
+    keepChangedLines(result.diagnostics, changed);
+    keepChangedLines(suppressed, changed);
+  }
   if (!options.emitRunsFile.empty()) {
     std::vector<LoopRun> runs;
     for (FileAnalysis &analysis : analyses)
