@@ -113,9 +113,10 @@ struct ModelBuilder::Impl {
     if (originsCollected)
       return;
     originsCollected = true;
+    // Namespace blocks of LibTorch and the standard library are skipped whole:
+    // walking them would deserialize every header declaration from a PCH.
     for (Decl *decl : context.getTranslationUnitDecl()->decls())
-      if (isUserCode(sm(), decl->getLocation()) || isa<NamespaceDecl>(decl) ||
-          isa<LinkageSpecDecl>(decl))
+      if (isUserCode(sm(), decl->getLocation()))
         facts.collectOrigins(decl);
   }
 
@@ -889,10 +890,8 @@ struct ModelBuilder::Impl {
     bool TraverseDecl(Decl *decl) {
       if (!decl)
         return true;
-      if (!isa<TranslationUnitDecl>(decl) && !isa<NamespaceDecl>(decl) &&
-          !isa<LinkageSpecDecl>(decl) &&
-          !isUserCode(impl->sm(), decl->getLocation()))
-        return true; // never walk LibTorch or system headers
+      if (!isa<TranslationUnitDecl>(decl) && !isUserCode(impl->sm(), decl->getLocation()))
+        return true; // never walk LibTorch or system headers, not even their namespaces
       bool pushed = false;
       if (auto *fn = dyn_cast<FunctionDecl>(decl)) {
         functions.push_back(fn);
