@@ -84,7 +84,7 @@ Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
 /// What one translation unit's analysis needs and where it writes.
 struct TranslationUnitJob {
   FileAnalysis &out;
-  const std::vector<std::string> &checks;
+  const FileConfig &config;
   std::string mainFile;    ///< real path of the main file
   std::string displayName; ///< the path as the user wrote it
   bool dumpModel = false;
@@ -98,21 +98,68 @@ public:
   void HandleTranslationUnit(clang::ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
-    ModelBuilder builder(context);
+    // Checks configured with the same model options share one model.
+    std::vector<std::pair<ModelOptions, std::vector<std::string>>> groups;
+    for (const std::string &id : job_.config.enabledChecks) {
+      auto options = job_.config.modelOptions.find(id);
+      const ModelOptions &wanted =
+          options == job_.config.modelOptions.end() ? ModelOptions() : options->second;
+      auto group = std::find_if(groups.begin(), groups.end(),
+                                [&](const auto &g) { return g.first == wanted; });
+      if (group == groups.end())
+        groups.push_back({wanted, {id}});
+      else
+        group->second.push_back(id);
+    }
+    if (groups.empty() && (job_.dumpModel || job_.confirm.emitRunsWindows > 0))
+      groups.push_back({ModelOptions(), {}});
+    std::vector<Finding> findings;
+    std::vector<std::optional<Confirmation>> confirmations;
+    for (size_t g = 0; g < groups.size(); ++g)
+      analyseWith(context, groups[g].first, groups[g].second, /*first=*/g == 0, findings,
+                  confirmations);
+    const clang::SourceManager &sm = context.getSourceManager();
+    for (size_t index = 0; index < findings.size(); ++index) {
+      const Finding &finding = findings[index];
+      Diagnostic diagnostic;
+      diagnostic.confirmation = confirmations[index];
+      diagnostic.check = finding.check;
+      const RuleInfo *rule = findRule(finding.check);
+      diagnostic.severity = job_.config.isWarningAsError(finding.check) ? "error"
+                            : rule                                       ? rule->severity
+                                                                         : "warning";
+      std::string real;
+      diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
+      diagnostic.message = finding.message;
+      for (const FindingNote &note : finding.notes)
+        diagnostic.notes.push_back(
+            {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});
+      if (finding.fix)
+        diagnostic.fix = resolveFix(sm, *finding.fix);
+      job_.out.diagnostics.push_back(std::move(diagnostic));
+      job_.out.realPaths.push_back(real);
+    }
+  }
+
+private:
+  /// Builds the model with `options` and runs `checkIds` on every loop.
+  void analyseWith(clang::ASTContext &context, const ModelOptions &options,
+                   const std::vector<std::string> &checkIds, bool first,
+                   std::vector<Finding> &findings,
+                   std::vector<std::optional<Confirmation>> &confirmations) {
+    ModelBuilder builder(context, options);
     TrainingLoopModel model = builder.build();
-    if (job_.dumpModel) {
+    if (job_.dumpModel && first) {
       llvm::raw_string_ostream stream(job_.out.modelDump);
       dumpModel(model, builder.facts(), stream);
     }
     std::vector<std::unique_ptr<Check>> checks;
     for (const CheckFactory &factory : allChecks())
-      if (std::find(job_.checks.begin(), job_.checks.end(), factory.id) != job_.checks.end())
+      if (std::find(checkIds.begin(), checkIds.end(), factory.id) != checkIds.end())
         checks.push_back(factory.create());
-    std::vector<Finding> findings;
-    std::vector<std::optional<Confirmation>> confirmations;
     CheckContext checkContext(builder.facts(), findings);
     for (const TrainingLoop &loop : model.loops) {
-      if (job_.confirm.emitRunsWindows > 0) {
+      if (job_.confirm.emitRunsWindows > 0 && first) {
         Location where = resolve(context.getSourceManager(), loop.loc, job_.mainFile,
                                  job_.displayName, nullptr);
         job_.out.loopRuns.push_back(runLoopAsWritten(loop, builder.facts(),
@@ -141,28 +188,8 @@ public:
           confirmations[f] = confirmation;
       }
     }
-    const clang::SourceManager &sm = context.getSourceManager();
-    for (size_t index = 0; index < findings.size(); ++index) {
-      const Finding &finding = findings[index];
-      Diagnostic diagnostic;
-      diagnostic.confirmation = confirmations[index];
-      diagnostic.check = finding.check;
-      const RuleInfo *rule = findRule(finding.check);
-      diagnostic.severity = rule ? rule->severity : "warning";
-      std::string real;
-      diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
-      diagnostic.message = finding.message;
-      for (const FindingNote &note : finding.notes)
-        diagnostic.notes.push_back(
-            {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});
-      if (finding.fix)
-        diagnostic.fix = resolveFix(sm, *finding.fix);
-      job_.out.diagnostics.push_back(std::move(diagnostic));
-      job_.out.realPaths.push_back(real);
-    }
   }
 
-private:
   /// File offsets and line/column of each edit; no fix when an edit would
   /// touch a system header or a macro expansion.
   std::optional<FixIt> resolveFix(const clang::SourceManager &sm, const FindingFix &fix) const {
@@ -217,7 +244,7 @@ private:
 } // namespace
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks, bool dumpModel,
+                         const FileConfig &config, bool dumpModel,
                          const ConfirmTarget &confirm) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
@@ -256,7 +283,7 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   clang::tooling::ToolInvocation invocation(
       command.args,
       std::make_unique<AnalysisAction>(TranslationUnitJob{
-          result, enabledChecks, std::string(real), displayName, dumpModel, confirm}),
+          result, config, std::string(real), displayName, dumpModel, confirm}),
       files.get());
   invocation.setDiagnosticConsumer(&collector);
   bool ok = invocation.run();

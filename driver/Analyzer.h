@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CompilationSetup.h"
+#include "Config.h"
 #include "Diagnostics.h"
 #include "EmitRuns.h"
 
@@ -36,7 +37,7 @@ struct ConfirmTarget {
 };
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const std::vector<std::string> &enabledChecks, bool dumpModel = false,
+                         const FileConfig &config, bool dumpModel = false,
                          const ConfirmTarget &confirm = {});
 
 } // namespace gradlint

@@ -69,6 +69,18 @@ struct Diagnostic {
 struct FileError {
   std::string file;
   std::string message;
+  unsigned line = 0;   ///< 1-based; 0 when the error is about the whole file
+  unsigned column = 0;
+
+  /// "file", "file:line" or "file:line:column", as compilers print it.
+  std::string where() const {
+    std::string out = file;
+    if (line)
+      out += ":" + std::to_string(line);
+    if (line && column)
+      out += ":" + std::to_string(column);
+    return out;
+  }
 };
 
 struct RunResult {

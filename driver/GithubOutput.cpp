@@ -60,6 +60,8 @@ void writeGithub(const RunResult &result, std::ostream &out) {
     out << "::error";
     if (!error.file.empty())
       out << " file=" << escapeProperty(projectRelativePath(error.file));
+    if (!error.file.empty() && error.line)
+      out << ",line=" << error.line << ",col=" << error.column;
     out << "::" << escapeData(error.message) << '\n';
   }
 }

@@ -47,8 +47,14 @@ void writeJson(const RunResult &result, std::ostream &out) {
     diagnostics.push_back(entry);
   }
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
-  for (const FileError &error : result.errors)
-    errors.push_back({{"file", error.file}, {"message", error.message}});
+  for (const FileError &error : result.errors) {
+    nlohmann::ordered_json entry = {{"file", error.file}, {"message", error.message}};
+    if (error.line) {
+      entry["line"] = error.line;
+      entry["column"] = error.column;
+    }
+    errors.push_back(entry);
+  }
   nlohmann::ordered_json document = {
       {"diagnostics", diagnostics}, {"errors", errors}, {"files", result.files}};
   // Invalid UTF-8 in a message or path must not abort the output.

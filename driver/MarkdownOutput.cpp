@@ -89,7 +89,7 @@ void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm
   if (!result.errors.empty()) {
     out << "\n### Errors\n\n";
     for (const FileError &error : result.errors)
-      out << "- " << codeSpan(error.file) << ": " << escapeMarkdown(error.message) << "\n";
+      out << "- " << codeSpan(error.where()) << ": " << escapeMarkdown(error.message) << "\n";
   }
 }
 

@@ -16,6 +16,11 @@ const char *usageText() {
          "  -p <dir>            read compile_commands.json from <dir>\n"
          "  --checks=<globs>    enable/disable checks, clang-tidy syntax (e.g. -*,accum-*)\n"
          "  --list-checks       list the enabled checks and exit\n"
+         "  --warnings-as-errors=<globs>\n"
+         "                      report these checks' findings as errors\n"
+         "  --config-file=<f>   read the configuration from <f> instead of the\n"
+         "                      .gradlint.yaml found above each file\n"
+         "  --dump-config       print each file's effective configuration and exit\n"
          "  --format=<f>        output format: text (default), json, sarif, github\n"
          "                      (workflow commands) or markdown (a PR comment)\n"
          "  --diff=<range>      report only findings on lines changed in the git\n"
@@ -40,6 +45,10 @@ const char *usageText() {
          "                      --windows=<k> optimizer steps (default 3)\n"
          "  --version           print the version\n"
          "  -h, --help          print this help\n"
+         "\n"
+         "Configuration: the nearest .gradlint.yaml above each file (Checks,\n"
+         "WarningsAsErrors, InheritParentConfig, CheckOptions); --checks and\n"
+         "--warnings-as-errors apply after it.\n"
          "\n"
          "Without -p or --, a compile_commands.json above each file is used when\n"
          "there is one. When <torch/torch.h> is not on the include path, the bundled\n"
@@ -87,6 +96,13 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.version = true;
     } else if (arg == "--list-checks") {
       options.listChecks = true;
+    } else if (arg == "--dump-config") {
+      options.dumpConfig = true;
+    } else if (takeValue(arg, "--config-file", i, argc, argv, value, error)) {
+      options.configFile = value;
+    } else if (takeValue(arg, "--warnings-as-errors", i, argc, argv, value, error)) {
+      options.warningsAsErrors =
+          options.warningsAsErrors.empty() ? value : options.warningsAsErrors + "," + value;
     } else if (arg == "--dump-model") {
       options.dumpModel = true;
     } else if (arg == "--confirm") {

@@ -15,6 +15,9 @@ struct Options {
   std::vector<std::string> compilerArgs;  ///< everything after "--"
   std::string buildPath;                  ///< -p <dir>
   std::string checks;                     ///< --checks=<globs>
+  std::string warningsAsErrors;           ///< --warnings-as-errors=<globs>
+  std::string configFile;                 ///< --config-file=<path>: instead of .gradlint.yaml discovery
+  bool dumpConfig = false;                ///< print each file's effective configuration
   bool listChecks = false;
   bool dumpModel = false;                 ///< print the training-loop model instead
   bool confirm = false;                   ///< --confirm: run each diagnosis on the runtime

@@ -293,8 +293,15 @@ public:
                            {"level", "error"},
                            {"message", {{"text", error.message}}}};
       if (!error.file.empty())
-        notification["locations"] = Json::array(
-            {{{"physicalLocation", {{"artifactLocation", artifactLocation(error.file)}}}}});
+      {
+        Json physical = {{"artifactLocation", artifactLocation(error.file)}};
+        if (error.line) {
+          physical["region"] = {{"startLine", error.line}};
+          if (error.column)
+            physical["region"]["startColumn"] = error.column;
+        }
+        notification["locations"] = Json::array({{{"physicalLocation", physical}}});
+      }
       notifications.push_back(notification);
     }
 

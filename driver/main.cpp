@@ -2,6 +2,7 @@
 #include "Analyzer.h"
 #include "Check.h"
 #include "CompilationSetup.h"
+#include "Config.h"
 #include "DiffFilter.h"
 #include "FixApplier.h"
 #include "Options.h"
@@ -11,6 +12,7 @@
 #include "Rules.h"
 #include "Suppressions.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
@@ -65,7 +67,28 @@ int main(int argc, char **argv) {
   std::vector<std::string> enabled;
   if (auto error = selectChecks(options.checks, available, enabled))
     return usageError(*error);
+  {
+    std::vector<std::string> ignored;
+    if (auto error = selectChecks(options.warningsAsErrors, available, ignored))
+      return usageError("--warnings-as-errors: " + *error);
+  }
+  if (!options.configFile.empty() && !llvm::sys::fs::exists(options.configFile))
+    return usageError("--config-file: " + options.configFile + " does not exist");
+  ConfigResolver configs(available, options.configFile, options.checks, options.warningsAsErrors);
 
+  if (options.listChecks || (options.dumpConfig && options.files.empty())) {
+    // Without files, the configuration that applies in the current directory.
+    FileConfig here;
+    if (auto error = configs.configFor("gradlint-current-directory.cpp", here)) {
+      std::cerr << error->where() << ": error: " << error->message << '\n';
+      return 2;
+    }
+    if (options.dumpConfig) {
+      std::cout << dumpConfig(here);
+      return 0;
+    }
+    enabled = here.enabledChecks;
+  }
   if (options.listChecks) {
     std::cout << "Enabled checks:\n";
     for (const std::string &id : enabled) {
@@ -94,6 +117,36 @@ int main(int argc, char **argv) {
   if (options.files.empty())
     return usageError("no input files (see --help)");
 
+  // Each file's configuration; a file whose configuration is broken is not
+  // analysed, and the broken file is reported once.
+  RunResult result;
+  std::vector<FileConfig> fileConfigs(options.files.size());
+  std::vector<bool> configured(options.files.size(), false);
+  {
+    std::set<std::string> reported;
+    for (size_t i = 0; i < options.files.size(); ++i) {
+      std::optional<FileError> error = configs.configFor(options.files[i], fileConfigs[i]);
+      configured[i] = !error;
+      if (error && reported.insert(error->where() + error->message).second)
+        result.errors.push_back(*error);
+    }
+  }
+  if (options.dumpConfig) {
+    for (size_t i = 0; i < options.files.size(); ++i)
+      if (configured[i])
+        std::cout << (options.files.size() > 1 ? "== " + options.files[i] + "\n" : "")
+                  << dumpConfig(fileConfigs[i]);
+    for (const FileError &error : result.errors)
+      std::cerr << error.where() << ": error: " << error.message << '\n';
+    return result.errors.empty() ? 0 : 2;
+  }
+  // NOLINT(check) comments are judged against every check that ran somewhere.
+  enabled.clear();
+  for (size_t i = 0; i < options.files.size(); ++i)
+    for (const std::string &id : fileConfigs[i].enabledChecks)
+      if (std::find(enabled.begin(), enabled.end(), id) == enabled.end())
+        enabled.push_back(id);
+
   ConfirmTarget confirm;
   const runtime::Backend *backend = nullptr;
   if (options.confirm || !options.emitRunsFile.empty()) {
@@ -116,7 +169,6 @@ int main(int argc, char **argv) {
     confirm.emitRunsBackend = backend;
   }
 
-  RunResult result;
   std::unique_ptr<CompilationSetup> setup;
   if (auto error = CompilationSetup::create(options, setup)) {
     result.errors.push_back({options.buildPath, *error});
@@ -132,7 +184,9 @@ int main(int argc, char **argv) {
     auto worker = [&] {
       for (size_t i = next++; i < options.files.size(); i = next++) {
         progress.started(options.files[i]);
-        analyses[i] = analyseFile(options.files[i], *setup, enabled, options.dumpModel, confirm);
+        if (configured[i])
+          analyses[i] =
+              analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel, confirm);
         progress.finished();
       }
     };
@@ -177,7 +231,7 @@ int main(int argc, char **argv) {
       result.errors.push_back(std::move(error));
   }
   for (size_t i = 0; i < options.files.size(); ++i)
-    if (analyses[i].errors.empty())
+    if (configured[i] && analyses[i].errors.empty())
       suppressions.addInputFile(options.files[i], options.files[i]);
   for (FileError &error : suppressions.directiveErrors())
     result.errors.push_back(std::move(error));
@@ -209,7 +263,7 @@ int main(int argc, char **argv) {
       // Like `ruff --diff`: the diff alone on stdout, exit 1 when it is not empty.
       std::cout << fixes.diff;
       for (const FileError &error : result.errors)
-        std::cerr << error.file << ": error: " << error.message << '\n';
+        std::cerr << error.where() << ": error: " << error.message << '\n';
       if (!result.errors.empty())
         return 2;
       return fixes.diff.empty() ? 0 : 1;
@@ -233,7 +287,7 @@ int main(int argc, char **argv) {
     bool color = llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR");
     writeText(result, std::cout, color);
     for (const FileError &error : result.errors)
-      std::cerr << error.file << ": error: " << error.message << '\n';
+      std::cerr << error.where() << ": error: " << error.message << '\n';
   }
   if (!result.errors.empty())
     return 2;

@@ -126,7 +126,7 @@ bool isAllReduceName(llvm::StringRef name) {
   return llvm::StringRef(folded).contains("allreduce");
 }
 
-ApiCallInfo byNameFallback(const CallExpr *call) {
+ApiCallInfo byNameFallback(const CallExpr *call, const ModelOptions &options) {
   ApiCallInfo info;
   const Expr *object = nullptr;
   std::optional<std::string> name = dependentCalleeName(call, &object);
@@ -148,6 +148,8 @@ ApiCallInfo byNameFallback(const CallExpr *call) {
       info.kind = ApiKind::ProcessGroupAllReduce;
     else if (isAllReduceName(*name))
       info.kind = ApiKind::NamedAllReduce;
+    else if (options.isGradientSyncFunctionName(*name))
+      info.kind = ApiKind::NamedAllReduce, info.configured = true;
     else if (tensorKind != ApiKind::None &&
              (tensorKind == ApiKind::Backward || tensorKind == ApiKind::GradAccess ||
               args <= 1))
@@ -158,7 +160,9 @@ ApiCallInfo byNameFallback(const CallExpr *call) {
       info.operand = call->getArg(0);
     return info;
   }
-  if (*name == "clip_grad_norm_")
+  if (options.isGradientSyncFunctionName(*name))
+    info.kind = ApiKind::NamedAllReduce, info.configured = true;
+  else if (*name == "clip_grad_norm_")
     info.kind = ApiKind::ClipGradNorm;
   else if (*name == "clip_grad_value_")
     info.kind = ApiKind::ClipGradValue;
@@ -201,7 +205,7 @@ ApiCallInfo classifyOperator(const CXXOperatorCallExpr *op) {
 
 } // namespace
 
-ApiCallInfo classifyCall(const CallExpr *call) {
+ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
   if (auto *op = dyn_cast<CXXOperatorCallExpr>(call)) {
     ApiCallInfo info = classifyOperator(op);
     if (info.kind != ApiKind::None)
@@ -218,11 +222,18 @@ ApiCallInfo classifyCall(const CallExpr *call) {
 
   const FunctionDecl *callee = call->getDirectCallee();
   if (!callee)
-    return byNameFallback(call);
+    return byNameFallback(call, options);
 
   ApiCallInfo info;
   info.name = callee->getNameAsString();
   llvm::StringRef name = info.name;
+  if (options.isGradientSyncFunction(callee)) {
+    info.kind = ApiKind::NamedAllReduce;
+    info.configured = true;
+    if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
+      info.object = member->getImplicitObjectArgument();
+    return info;
+  }
 
   if (auto *method = dyn_cast<CXXMethodDecl>(callee)) {
     const CXXRecordDecl *record = method->getParent();
@@ -237,7 +248,8 @@ ApiCallInfo classifyCall(const CallExpr *call) {
         info.operand = call->getArg(0);
       return info;
     }
-    if (isOrDerivesFrom(record, "torch::optim::Optimizer")) {
+    if (isOrDerivesFrom(record, "torch::optim::Optimizer") ||
+        options.isOptimizerWrapper(record)) {
       if (name == "step")
         info.kind = ApiKind::OptimizerStep;
       else if (name == "zero_grad")

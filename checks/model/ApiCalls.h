@@ -10,6 +10,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
+#include "ModelOptions.h"
+
 #include <optional>
 #include <string>
 
@@ -43,11 +45,14 @@ struct ApiCallInfo {
   const clang::Expr *operand = nullptr;
   /// True when recognised by name only (dependent call inside a template).
   bool byName = false;
+  /// True when the user's configuration names the callee (GradientSyncFunctions).
+  bool configured = false;
   std::string name;  ///< the callee's unqualified name
 };
 
-/// Classifies a call (or an overloaded operator call) made in user code.
-ApiCallInfo classifyCall(const clang::CallExpr *call);
+/// Classifies a call (or an overloaded operator call) made in user code;
+/// `options` adds the user's own sync helpers and optimizer wrappers.
+ApiCallInfo classifyCall(const clang::CallExpr *call, const ModelOptions &options);
 
 /// Qualified name of a declaration, "" when it has none.
 std::string qualifiedName(const clang::NamedDecl *decl);

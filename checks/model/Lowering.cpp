@@ -75,7 +75,8 @@ LoweredLoop lowerLoop(const TrainingLoop &loop, const ValueFacts *facts) {
     case EventKind::Clip:
       op.kind = runtime::OpKind::Clip;
       if (auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(event.stmt)) {
-        op.clipByValue = classifyCall(call).kind == ApiKind::ClipGradValue;
+        op.clipByValue = classifyCall(call, facts ? facts->options() : ModelOptions()).kind ==
+                          ApiKind::ClipGradValue;
         if (facts)
           op.clipLimit = constantClipLimit(call, *facts);
       }

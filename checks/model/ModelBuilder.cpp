@@ -105,7 +105,7 @@ struct ModelBuilder::Impl {
   ValueFacts facts;
   bool originsCollected = false;
 
-  explicit Impl(ASTContext &ctx) : context(ctx), facts(ctx) {}
+  Impl(ASTContext &ctx, const ModelOptions &options) : context(ctx), facts(ctx, options) {}
 
   const SourceManager &sm() const { return context.getSourceManager(); }
 
@@ -257,7 +257,7 @@ struct ModelBuilder::Impl {
       return;
     }
     if (auto *call = dyn_cast<CallExpr>(expr)) {
-      ApiCallInfo info = classifyCall(call);
+      ApiCallInfo info = classifyCall(call, facts.options());
       switch (info.kind) {
       case ApiKind::TensorDivide:
       case ApiKind::TensorScaleInPlace:
@@ -327,7 +327,7 @@ struct ModelBuilder::Impl {
           break;
         case ValueOrigin::InPlaceCall:
           if (auto *call = dyn_cast<CallExpr>(origin.value)) {
-            ApiCallInfo info = classifyCall(call);
+            ApiCallInfo info = classifyCall(call, facts.options());
             if (info.kind == ApiKind::TensorScaleInPlace && info.operand) {
               if (info.name == "div_" || info.name == "true_divide_")
                 addFactor(out, call, info.operand, frame);
@@ -412,7 +412,7 @@ struct ModelBuilder::Impl {
   }
 
   void handleCall(const CallExpr *call, WalkState &state) {
-    ApiCallInfo info = classifyCall(call);
+    ApiCallInfo info = classifyCall(call, facts.options());
     const Expr *object = info.object;
     switch (info.kind) {
     case ApiKind::Backward: {
@@ -455,7 +455,8 @@ struct ModelBuilder::Impl {
       return;
     case ApiKind::ProcessGroupAllReduce:
     case ApiKind::NamedAllReduce: {
-      bool onGradients = false;
+      // A helper the configuration names syncs the gradients whatever its arguments.
+      bool onGradients = info.configured;
       for (const Expr *arg : call->arguments())
         onGradients = onGradients || facts.readsGradient({arg, state.frame});
       if (!onGradients)
@@ -479,7 +480,7 @@ struct ModelBuilder::Impl {
       if (op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
         const Expr *lhs = stripImplicit(op->getArg(0));
         auto *lhsCall = dyn_cast<CallExpr>(lhs);
-        if (lhsCall && classifyCall(lhsCall).kind == ApiKind::GradAccess) {
+        if (lhsCall && classifyCall(lhsCall, facts.options()).kind == ApiKind::GradAccess) {
           std::vector<RawFactor> factors;
           std::set<const ValueDecl *> visited;
           collectScaling({op->getArg(1), state.frame}, factors, visited, 0);
@@ -708,7 +709,8 @@ struct ModelBuilder::Impl {
         scale.site = factor.site;
         scale.divisor = factor.divisor.expr;
         scale.loc = factor.loc;
-        scale.isAccumulationSteps = steps.expr && facts.mentions(factor.divisor, steps);
+        scale.isAccumulationSteps = (steps.expr && facts.mentions(factor.divisor, steps)) ||
+                                    facts.mentionsAccumulationStepsName(factor.divisor);
         scale.isWorldSize = facts.isWorldSize(factor.divisor);
         if (scale.isWorldSize && !loop.worldSize.known())
           loop.worldSize = facts.symbolic(worldSizeLeaf(factor.divisor));
@@ -931,7 +933,8 @@ struct ModelBuilder::Impl {
   };
 };
 
-ModelBuilder::ModelBuilder(ASTContext &context) : impl_(std::make_unique<Impl>(context)) {}
+ModelBuilder::ModelBuilder(ASTContext &context, const ModelOptions &options)
+    : impl_(std::make_unique<Impl>(context, options)) {}
 ModelBuilder::~ModelBuilder() = default;
 
 const ValueFacts &ModelBuilder::facts() const { return impl_->facts; }

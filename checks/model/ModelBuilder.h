@@ -16,7 +16,7 @@ bool isUserCode(const clang::SourceManager &sm, clang::SourceLocation loc);
 
 class ModelBuilder {
 public:
-  explicit ModelBuilder(clang::ASTContext &context);
+  explicit ModelBuilder(clang::ASTContext &context, const ModelOptions &options = {});
   ~ModelBuilder();
 
   /// Analyses every function and loop of the user's code in the TU.

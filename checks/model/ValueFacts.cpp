@@ -361,6 +361,27 @@ bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
   return false;
 }
 
+bool ValueFacts::mentionsAccumulationStepsName(ResolvedExpr value, unsigned depth) const {
+  if (!value.expr || depth > kMaxDepth || options_.accumulationStepNames.empty())
+    return false;
+  value = resolve(value);
+  const Expr *expr = stripCasts(value.expr);
+  if (const ValueDecl *decl = declOfLValue(expr)) {
+    if (options_.isAccumulationStepsDecl(decl))
+      return true;
+    // `const int denom = grad_accum * W;`
+    if (auto *var = dyn_cast<VarDecl>(decl))
+      if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage())
+        return mentionsAccumulationStepsName({var->getInit(), nullptr}, depth + 1);
+    return false;
+  }
+  for (const Stmt *child : expr->children())
+    if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+      if (mentionsAccumulationStepsName({childExpr, value.frame}, depth))
+        return true;
+  return false;
+}
+
 bool ValueFacts::isWorldSize(ResolvedExpr value) const {
   return isWorldSizeImpl(value, 0);
 }
@@ -370,12 +391,14 @@ bool ValueFacts::isWorldSizeDecl(const ValueDecl *decl, unsigned depth) const {
   if (found != worldSizeDecls_.end())
     return found->second;
   worldSizeDecls_[decl] = false; // breaks cycles
-  bool result = false;
+  bool result = options_.isWorldSizeDecl(decl);
   for (const ValueOrigin &origin : originsOf(decl)) {
+    if (result)
+      break;
     if (origin.kind == ValueOrigin::OutParameter) {
       // MPI_Comm_size(comm, &world_size)
       if (auto *call = dyn_cast<CallExpr>(origin.value))
-        result = classifyCall(call).kind == ApiKind::WorldSizeQuery;
+        result = classifyCall(call, options_).kind == ApiKind::WorldSizeQuery;
     } else if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign) {
       result = isWorldSizeImpl({origin.value, nullptr}, depth + 1);
     }
@@ -392,7 +415,7 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
   value = resolve(value);
   const Expr *expr = stripCasts(value.expr);
   if (auto *call = dyn_cast<CallExpr>(expr)) {
-    ApiCallInfo info = classifyCall(call);
+    ApiCallInfo info = classifyCall(call, options_);
     if (info.kind == ApiKind::WorldSizeQuery)
       return true;
     if (const FunctionDecl *callee = call->getDirectCallee()) {
@@ -446,7 +469,7 @@ bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
   value = resolve(value);
   const Expr *expr = stripImplicit(value.expr);
   if (auto *call = dyn_cast<CallExpr>(expr))
-    if (classifyCall(call).kind == ApiKind::GradAccess)
+    if (classifyCall(call, options_).kind == ApiKind::GradAccess)
       return true;
   if (const ValueDecl *decl = declOfLValue(expr)) {
     auto found = gradientDecls_.find(decl);

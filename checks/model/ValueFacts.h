@@ -4,6 +4,7 @@
 // world size. Used by the guard parser and the loss-scaling analysis.
 #pragma once
 
+#include "ModelOptions.h"
 #include "TrainingLoopModel.h"
 
 #include "clang/AST/ASTContext.h"
@@ -42,7 +43,11 @@ struct ValueOrigin {
 
 class ValueFacts {
 public:
-  explicit ValueFacts(clang::ASTContext &context) : context_(context) {}
+  explicit ValueFacts(clang::ASTContext &context, const ModelOptions &options = {})
+      : context_(context), options_(options) {}
+
+  /// What the user's configuration says about their code.
+  const ModelOptions &options() const { return options_; }
 
   /// Records the origins of every variable and field in `decl` (user code).
   void collectOrigins(clang::Decl *decl);
@@ -66,8 +71,13 @@ public:
   /// or its constant value), e.g. `N * W` uses N.
   bool mentions(ResolvedExpr haystack, ResolvedExpr target) const;
 
+  /// Whether `value` uses a variable or field the configuration names as N
+  /// (AccumulationStepNames).
+  bool mentionsAccumulationStepsName(ResolvedExpr value, unsigned depth = 0) const;
+
   /// Whether `value` is (or is computed from) the world size: ProcessGroup::getSize(),
-  /// getenv("WORLD_SIZE"), MPI_Comm_size, or a variable initialised from them.
+  /// getenv("WORLD_SIZE"), MPI_Comm_size, a variable initialised from them, or
+  /// one the configuration names (WorldSizeNames).
   bool isWorldSize(ResolvedExpr value) const;
   /// Whether the expression reads a parameter gradient (p.grad(), p.mutable_grad(),
   /// or a variable built from them).
@@ -94,6 +104,7 @@ private:
   bool readsGradientImpl(ResolvedExpr value, unsigned depth) const;
 
   clang::ASTContext &context_;
+  ModelOptions options_;
   mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;

@@ -5,6 +5,7 @@
 // Each check builds the same training-loop model as the gradlint CLI and runs
 // the same check code; findings, notes and fix-its go through clang-tidy's
 // diagnostics, so NOLINT, --fix and .clang-tidy work as for any other check.
+// CheckOptions take .gradlint.yaml's option names, per check or global.
 #include "Check.h"
 #include "model/ModelBuilder.h"
 
@@ -32,7 +33,21 @@ class GradlintTidyCheck : public clang::tidy::ClangTidyCheck {
 public:
   GradlintTidyCheck(llvm::StringRef name, clang::tidy::ClangTidyContext *context,
                     const CheckFactory &factory)
-      : ClangTidyCheck(name, context), factory_(factory) {}
+      : ClangTidyCheck(name, context), factory_(factory) {
+    // The same option names as .gradlint.yaml, local to the check or global.
+    for (const std::string &option : ModelOptions::optionNames())
+      *modelOptions_.list(option) =
+          splitNameList(Options.getLocalOrGlobal(option, llvm::StringRef()));
+  }
+
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &options) override {
+    for (const std::string &option : ModelOptions::optionNames()) {
+      std::string joined;
+      for (const std::string &name : *modelOptions_.list(option))
+        joined += (joined.empty() ? "" : ";") + name;
+      Options.store(options, option, joined);
+    }
+  }
 
   bool isLanguageVersionSupported(const clang::LangOptions &options) const override {
     return options.CPlusPlus;
@@ -44,7 +59,7 @@ public:
 
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override {
     clang::ASTContext &context = *result.Context;
-    ModelBuilder builder(context);
+    ModelBuilder builder(context, modelOptions_);
     TrainingLoopModel model = builder.build();
     std::unique_ptr<Check> check = factory_.create();
     std::vector<Finding> findings;
@@ -74,6 +89,7 @@ private:
   }
 
   const CheckFactory &factory_;
+  ModelOptions modelOptions_;
 };
 
 class GradlintTidyModule : public clang::tidy::ClangTidyModule {
