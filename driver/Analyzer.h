@@ -39,4 +39,10 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
                          const std::vector<std::string> &enabledChecks, bool dumpModel = false,
                          const ConfirmTarget &confirm = {});
 
+/// The same for an editor's unsaved buffer: `contents` stands in for the file
+/// at `path` (absolute; it need not exist on disk yet).
+FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
+                                CompilationSetup &setup,
+                                const std::vector<std::string> &enabledChecks);
+
 } // namespace gradlint
