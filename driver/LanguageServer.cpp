@@ -488,39 +488,38 @@ void LanguageServer::didOpen(const json &params) {
   std::string uri = item.at("uri");
   std::optional<std::string> path = fileUriToPath(uri);
   if (!path || !llvm::sys::path::is_absolute(*path)) {
-    logToClient(kMessageInfo, "not analysing " + uri + ": only file:// documents are supported");
+    logToClient(kMessageInfo, "not analysing " + uri + ": not a local file:// URI");
     return;
   }
+  // Read every field before touching the state: bad parameters change nothing.
+  Document opened;
+  opened.uri = uri;
+  opened.path = *path;
+  opened.version = item.at("version");
+  opened.text = item.at("text");
   std::lock_guard<std::mutex> guard(mutex_);
-  Document &document = documents_[uri];
-  document = Document{};
-  document.uri = uri;
-  document.path = *path;
-  document.version = item.at("version");
-  document.text = item.at("text");
+  Document &document = documents_[uri] = std::move(opened);
   scheduleLocked(document, 0);
 }
 
 void LanguageServer::didChange(const json &params) {
   std::string uri = params.at("textDocument").at("uri");
   int64_t version = params.at("textDocument").at("version");
-  const json &changes = params.at("contentChanges");
+  // Full synchronisation: the last change without a range is the whole text.
+  std::optional<std::string> text;
+  for (const json &change : params.at("contentChanges"))
+    if (!change.contains("range"))
+      text = change.at("text").get<std::string>();
+  if (!text) {
+    logLine("didChange for " + uri + " without a full text (we asked for full sync); ignored");
+    return;
+  }
   std::lock_guard<std::mutex> guard(mutex_);
   auto found = documents_.find(uri);
   if (found == documents_.end())
     return;
   Document &document = found->second;
-  // Full synchronisation: the last change without a range is the whole text.
-  bool changed = false;
-  for (const json &change : changes)
-    if (!change.contains("range")) {
-      document.text = change.at("text");
-      changed = true;
-    }
-  if (!changed) {
-    logLine("didChange for " + uri + " without a full text (we asked for full sync); ignored");
-    return;
-  }
+  document.text = std::move(*text);
   document.version = version;
   answerWaitingLocked(uri, /*answerAll=*/false); // those asked about older versions get nothing
   scheduleLocked(document, debounceMs_);
