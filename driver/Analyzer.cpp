@@ -243,23 +243,33 @@ private:
 
 } // namespace
 
-FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
-                         const FileConfig &config, bool dumpModel,
-                         const ConfirmTarget &confirm) {
+namespace {
+
+/// analyseFile's work; `unsavedContents` (an editor's buffer) replaces the
+/// file's contents on disk when given.
+FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
+                     CompilationSetup &setup, const FileConfig &config, bool dumpModel,
+                     const ConfirmTarget &confirm) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
     result.errors.push_back({displayName, message});
     return result;
   };
-  llvm::sys::fs::file_status status;
-  if (std::error_code ec = llvm::sys::fs::status(displayName, status))
-    return fail("cannot open file: " + ec.message());
-  if (llvm::sys::fs::is_directory(status))
-    return fail("is a directory, not a source file");
-  auto buffer = llvm::MemoryBuffer::getFile(displayName);
-  if (!buffer)
-    return fail("cannot read file: " + buffer.getError().message());
-  llvm::StringRef contents = (*buffer)->getBuffer();
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (unsavedContents) {
+    buffer = llvm::MemoryBuffer::getMemBuffer(*unsavedContents, displayName);
+  } else {
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(displayName, status))
+      return fail("cannot open file: " + ec.message());
+    if (llvm::sys::fs::is_directory(status))
+      return fail("is a directory, not a source file");
+    auto read = llvm::MemoryBuffer::getFile(displayName);
+    if (!read)
+      return fail("cannot read file: " + read.getError().message());
+    buffer = std::move(*read);
+  }
+  llvm::StringRef contents = buffer->getBuffer();
   if (contents.empty())
     return fail("file is empty");
   if (contents.contains('\0'))
@@ -276,6 +286,16 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   result.usedApiModel = command.usesApiModel;
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  if (unsavedContents) {
+    // The editor's text shadows the file on disk, under both of its names.
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    memory->addFile(absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*unsavedContents, absolute));
+    if (real != absolute)
+      memory->addFile(real, 0, llvm::MemoryBuffer::getMemBufferCopy(*unsavedContents, real));
+    overlay->pushOverlay(memory);
+    fileSystem = overlay;
+  }
   fileSystem->setCurrentWorkingDirectory(command.directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fileSystem));
@@ -292,6 +312,18 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
   if (!ok)
     return fail("the compiler could not process this file");
   return result;
+}
+
+} // namespace
+
+FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
+                         const FileConfig &config, bool dumpModel, const ConfirmTarget &confirm) {
+  return analyse(displayName, nullptr, setup, config, dumpModel, confirm);
+}
+
+FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
+                                CompilationSetup &setup, const FileConfig &config) {
+  return analyse(path, &contents, setup, config, false, {});
 }
 
 } // namespace gradlint

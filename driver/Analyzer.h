@@ -40,4 +40,10 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
                          const FileConfig &config, bool dumpModel = false,
                          const ConfirmTarget &confirm = {});
 
+/// The same for an editor's unsaved buffer: `contents` stands in for the file
+/// at `path` (absolute; it need not exist on disk yet).
+FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
+                                CompilationSetup &setup,
+                                const FileConfig &config);
+
 } // namespace gradlint

@@ -9,6 +9,7 @@ namespace gradlint {
 
 const char *usageText() {
   return "usage: gradlint [options] <files...> [-- <compiler args>]\n"
+         "       gradlint lsp    (a language server on stdin/stdout, for editors)\n"
          "\n"
          "Finds gradient-accumulation bugs in C++ LibTorch training loops.\n"
          "\n"

@@ -233,7 +233,8 @@ SuppressionIndex::SuppressionIndex(std::vector<std::string> registeredChecks,
 SuppressionIndex::~SuppressionIndex() = default;
 
 SuppressionFile &SuppressionIndex::load(const std::string &givenPath,
-                                        const std::string &displayName) {
+                                        const std::string &displayName,
+                                        std::string *contents) {
   // One entry per file, however it was named (a diagnostic's real path or the command line).
   llvm::SmallString<256> real;
   std::string path = llvm::sys::fs::real_path(givenPath, real) ? givenPath : std::string(real);
@@ -242,7 +243,11 @@ SuppressionFile &SuppressionIndex::load(const std::string &givenPath,
     return *found->second;
   auto file = std::make_unique<SuppressionFile>();
   file->displayName = displayName;
-  if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
+  if (contents) {
+    file->readable = true;
+    file->text = std::move(*contents);
+    file->parse();
+  } else if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
     file->readable = true;
     file->text = (*buffer)->getBuffer().str();
     file->parse();
@@ -271,6 +276,11 @@ bool SuppressionIndex::suppresses(const Diagnostic &diagnostic, const std::strin
         SuppressionFile::covers(file.directives[block.directive], diagnostic.check))
       suppressed = true;
   return suppressed;
+}
+
+void SuppressionIndex::setFileContents(const std::string &path, const std::string &displayName,
+                                       std::string text) {
+  load(path, displayName, &text);
 }
 
 void SuppressionIndex::addInputFile(const std::string &path, const std::string &displayName) {

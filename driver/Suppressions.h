@@ -33,6 +33,11 @@ public:
   /// A file that cannot be read suppresses nothing.
   bool suppresses(const Diagnostic &diagnostic, const std::string &path);
 
+  /// Takes `text` (an editor's unsaved buffer) as the contents of `path`
+  /// instead of reading the file; call before anything else reads `path`.
+  void setFileContents(const std::string &path, const std::string &displayName,
+                       std::string text);
+
   /// Reads an analysed input file so that its directive errors and its unused
   /// suppressions are reported even when it has no finding.
   void addInputFile(const std::string &path, const std::string &displayName);
@@ -47,7 +52,8 @@ public:
   std::vector<Diagnostic> unusedSuppressions() const;
 
 private:
-  SuppressionFile &load(const std::string &path, const std::string &displayName);
+  SuppressionFile &load(const std::string &path, const std::string &displayName,
+                         std::string *contents = nullptr);
 
   std::vector<std::string> registeredChecks_;
   std::vector<std::string> enabledChecks_;

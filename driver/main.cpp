@@ -5,6 +5,7 @@
 #include "Config.h"
 #include "DiffFilter.h"
 #include "FixApplier.h"
+#include "LanguageServer.h"
 #include "Options.h"
 #include "Output.h"
 #include "Plot.h"
@@ -49,6 +50,14 @@ int usageError(const std::string &message) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // `gradlint lsp`: the language server; it is configured by the editor
+  // (initializationOptions), not by command-line options.
+  if (argc >= 2 && std::string(argv[1]) == "lsp") {
+    if (argc > 2)
+      return usageError("'gradlint lsp' takes no options; set them in initializationOptions");
+    return runLanguageServer(std::cin, std::cout, std::cerr);
+  }
+
   Options options;
   if (auto error = parseOptions(argc, argv, options))
     return usageError(*error);

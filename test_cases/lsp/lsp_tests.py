@@ -1,0 +1,514 @@
+#!/usr/bin/env python3
+"""`gradlint lsp`: a scripted editor session over JSON-RPC with Content-Length
+framing. Initialize, diagnostics of unsaved text, stale versions dropped,
+quick fixes that remove their finding, UTF-16 and UTF-8 positions, NOLINT in
+unsaved text, errors (-32002, -32601, -32800, malformed frames), didClose,
+shutdown and exit codes. Every wait has a timeout.
+
+usage: lsp_tests.py <gradlint> <source-root>
+"""
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+GRADLINT = os.path.abspath(sys.argv[1])
+SOURCE_ROOT = os.path.abspath(sys.argv[2])
+EXAMPLE = os.path.join(SOURCE_ROOT, "examples", "mnist_accumulation_buggy.cpp")
+# 0-based lines of the example's findings (examples/README.md gives them 1-based).
+EXPECTED = {"accum-misplaced-zero-grad": 76, "accum-missing-loss-division": 80,
+            "accum-per-micro-batch-clip": 83}
+TIMEOUT = 60  # seconds for one analysis to be published; a hang fails, never blocks
+DEBOUNCE_MS = 150
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, condition, detail=""):
+    if condition:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL {name}: {str(detail)[:600]}")
+    return condition
+
+
+class Server:
+    """A `gradlint lsp` process; a thread reads its frames into a queue."""
+
+    def __init__(self):
+        self.stderr = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([GRADLINT, "lsp"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.stderr)
+        self.inbox = queue.Queue()
+        self.seen = []  # every message received, in order
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        stream = self.process.stdout
+        while True:
+            length = None
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.inbox.put(None)
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            body = stream.read(length)
+            self.inbox.put(json.loads(body))
+
+    def send_raw(self, data):
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        request_id = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return request_id
+
+    def wait_for(self, predicate, timeout=TIMEOUT):
+        """The first message (received now or earlier, not yet taken) that matches."""
+        for message in self.seen:
+            if not message.get("_taken") and predicate(message):
+                message["_taken"] = True
+                return message
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                message = self.inbox.get(timeout=left)
+            except queue.Empty:
+                return None
+            if message is None:
+                return None
+            self.seen.append(message)
+            if predicate(message):
+                message["_taken"] = True
+                return message
+
+    def response(self, request_id, timeout=TIMEOUT):
+        return self.wait_for(lambda m: m.get("id") == request_id and "method" not in m, timeout)
+
+    def publish(self, uri, version, timeout=TIMEOUT):
+        """The diagnostics published for `uri` at `version` (None: without a version)."""
+        def matches(message):
+            if message.get("method") != "textDocument/publishDiagnostics":
+                return False
+            params = message["params"]
+            return params["uri"] == uri and params.get("version") == version
+        message = self.wait_for(matches, timeout)
+        return message["params"] if message else None
+
+    def drain(self, seconds):
+        """Collects what arrives in `seconds` (for asserting that something did not)."""
+        self.wait_for(lambda m: False, seconds)
+
+    def published_versions(self, uri):
+        return [m["params"].get("version") for m in self.seen
+                if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+    def log(self):
+        self.stderr.seek(0)
+        return self.stderr.read().decode(errors="replace")
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def file_uri(path):
+    return "file://" + urllib.parse.quote(path)
+
+
+def codes(published):
+    return sorted(d["code"] for d in published["diagnostics"]) if published else None
+
+
+def find(published, code):
+    for diagnostic in (published or {}).get("diagnostics", []):
+        if diagnostic["code"] == code:
+            return diagnostic
+    return None
+
+
+def utf16_units(text):
+    return len(text.encode("utf-16-le")) // 2
+
+
+def offset_of(text, position, encoding="utf-16"):
+    """The str index of an LSP position in `text`."""
+    lines = text.split("\n")
+    index = sum(len(line) + 1 for line in lines[:position["line"]])
+    line = lines[position["line"]] if position["line"] < len(lines) else ""
+    units = 0
+    for i, char in enumerate(line):
+        if units >= position["character"]:
+            return index + i
+        units += utf16_units(char) if encoding == "utf-16" else len(char.encode())
+    return index + len(line)
+
+
+def apply_edits(text, edits):
+    located = [(offset_of(text, e["range"]["start"]), offset_of(text, e["range"]["end"]),
+                e["newText"]) for e in edits]
+    for start, end, new_text in sorted(located, reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text
+
+
+def initialize(server, encodings=("utf-16",)):
+    request_id = server.request("initialize", {
+        "processId": os.getpid(), "rootUri": None,
+        "capabilities": {"general": {"positionEncodings": list(encodings)}},
+        "initializationOptions": {"debounceMs": DEBOUNCE_MS}})
+    reply = server.response(request_id, timeout=10)
+    server.notify("initialized", {})
+    return reply
+
+
+def main():
+    workdir = tempfile.mkdtemp(prefix="gradlint-lsp-")
+    try:
+        run_session(workdir)
+        run_utf8_session(workdir)
+        run_config_session(workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
+
+
+def run_session(workdir):
+    # Unsaved text is what counts: a space in the path checks percent-encoding too.
+    source = os.path.join(workdir, "my loop.cpp")
+    shutil.copy(EXAMPLE, source)
+    with open(EXAMPLE, encoding="utf-8") as f:
+        buggy = f.read()
+    fixed_copy = os.path.join(workdir, "fixed.cpp")
+    shutil.copy(EXAMPLE, fixed_copy)
+    subprocess.run([GRADLINT, "--fix", fixed_copy], capture_output=True, timeout=120)
+    with open(fixed_copy, encoding="utf-8") as f:
+        fixed = f.read()
+    check("gradlint --fix changed the copy", fixed != buggy)
+    uri = file_uri(source)
+
+    server = Server()
+    try:
+        # Requests before initialize.
+        early = server.response(server.request("textDocument/codeAction", {}), timeout=10)
+        check("request before initialize: -32002",
+              early is not None and early.get("error", {}).get("code") == -32002, early)
+
+        reply = initialize(server)
+        capabilities = (reply or {}).get("result", {}).get("capabilities", {})
+        sync = capabilities.get("textDocumentSync", {})
+        check("initialize: full sync (change = 1)", sync.get("change") == 1, capabilities)
+        check("initialize: openClose and save", sync.get("openClose") is True and "save" in sync,
+              sync)
+        check("initialize: quickfix code actions",
+              capabilities.get("codeActionProvider", {}).get("codeActionKinds") == ["quickfix"],
+              capabilities)
+        check("initialize: utf-16 positions when the client offers only utf-16",
+              capabilities.get("positionEncoding") == "utf-16", capabilities)
+        version = subprocess.run([GRADLINT, "--version"], capture_output=True,
+                                 text=True).stdout.split()[-1]
+        info = (reply or {}).get("result", {}).get("serverInfo", {})
+        check("initialize: serverInfo", info == {"name": "gradlint", "version": version}, info)
+        again = server.response(server.request("initialize", {"capabilities": {}}), timeout=10)
+        check("second initialize is refused",
+              again is not None and again.get("error", {}).get("code") == -32600, again)
+
+        # didOpen: the example's findings.
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": buggy}})
+        opened = server.publish(uri, 1)
+        check("didOpen: the expected checks", codes(opened) == sorted(EXPECTED), codes(opened))
+        for code, line in EXPECTED.items():
+            diagnostic = find(opened, code) or {}
+            check(f"{code}: 0-based line {line}",
+                  diagnostic.get("range", {}).get("start", {}).get("line") == line, diagnostic)
+            check(f"{code}: source gradlint", diagnostic.get("source") == "gradlint", diagnostic)
+            check(f"{code}: severity warning", diagnostic.get("severity") == 2, diagnostic)
+            check(f"{code}: codeDescription.href is the rule document",
+                  diagnostic.get("codeDescription", {}).get("href", "").endswith(
+                      f"/rules/{code}.md"), diagnostic)
+            related = diagnostic.get("relatedInformation", [])
+            check(f"{code}: relatedInformation for the notes",
+                  len(related) >= 1 and all(r["location"]["uri"] == uri and r["message"]
+                                            for r in related), related)
+        zero_grad = find(opened, "accum-misplaced-zero-grad") or {}
+        start = zero_grad.get("range", {}).get("start", {})
+        line_text = buggy.split("\n")[76]
+        check("range starts at the call (utf-16 column of 'optimizer')",
+              start.get("character") == line_text.index("optimizer"), start)
+
+        # didChange to the fixed text, not saved: no findings; the file on disk stays buggy.
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": fixed}]})
+        cleaned = server.publish(uri, 2)
+        check("didChange to fixed unsaved text: no findings",
+              cleaned is not None and cleaned["diagnostics"] == [], cleaned)
+        with open(source, encoding="utf-8") as f:
+            check("the file on disk is still the buggy one", f.read() == buggy)
+
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                                 "contentChanges": [{"text": buggy}]})
+        back = server.publish(uri, 3)
+        check("didChange back to buggy: findings return", codes(back) == sorted(EXPECTED),
+              codes(back))
+
+        # A burst: version 4 starts analysing, 5..8 arrive meanwhile; only 8 is published.
+        shifted = "// two lines\n// added at the top\n" + buggy
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 4},
+                                                 "contentChanges": [{"text": fixed}]})
+        time.sleep(DEBOUNCE_MS / 1000 + 0.25)  # past the debounce: version 4 is being analysed
+        for version, text in [(5, buggy), (6, fixed), (7, buggy), (8, shifted)]:
+            server.notify("textDocument/didChange",
+                          {"textDocument": {"uri": uri, "version": version},
+                           "contentChanges": [{"text": text}]})
+        latest = server.publish(uri, 8)
+        server.drain(1.5)
+        versions = server.published_versions(uri)
+        check("burst: the last version is published", latest is not None, versions)
+        check("burst: no stale version is published (4..7)",
+              not any(v in (4, 5, 6, 7) for v in versions), versions)
+        check("burst: version 4 was analysed and its result dropped",
+              "dropped the findings of version 4" in server.log(), server.log()[-500:])
+        check("burst: the last version's text was analysed (lines shifted by 2)",
+              (find(latest, "accum-misplaced-zero-grad") or {}).get("range", {}).get(
+                  "start", {}).get("line") == 78, latest)
+
+        # Quick fix: applying the edit removes the finding.
+        diagnostic = find(latest, "accum-missing-loss-division") or {}
+        asked = server.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": diagnostic.get("range"),
+            "context": {"diagnostics": [diagnostic], "triggerKind": 1}})
+        actions = (server.response(asked) or {}).get("result") or []
+        ours = [a for a in actions if a.get("diagnostics", [{}])[0].get("code") ==
+                "accum-missing-loss-division"]
+        check("codeAction: one quickfix for the finding",
+              len(ours) == 1 and ours[0].get("kind") == "quickfix" and ours[0].get("title"),
+              actions)
+        action = ours[0] if ours else {}
+        check("codeAction: a safe fix is preferred", action.get("isPreferred") is True, action)
+        edits = action.get("edit", {}).get("changes", {}).get(uri, [])
+        check("codeAction: edits for this document", len(edits) >= 1, action)
+        repaired = apply_edits(shifted, edits)
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 9},
+                                                 "contentChanges": [{"text": repaired}]})
+        after = server.publish(uri, 9)
+        check("applied quick fix: its finding is gone, the others stay",
+              codes(after) == sorted(set(EXPECTED) - {"accum-missing-loss-division"}), codes(after))
+
+        # A code action asked right after a change waits for that version's analysis;
+        # one cancelled meanwhile gets -32800.
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 10},
+                                                 "contentChanges": [{"text": buggy}]})
+        whole_file = {"start": {"line": 0, "character": 0}, "end": {"line": 200, "character": 0}}
+        kept = server.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": whole_file, "context": {"diagnostics": []}})
+        cancelled = server.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": whole_file, "context": {"diagnostics": []}})
+        server.notify("$/cancelRequest", {"id": cancelled})
+        cancel_reply = server.response(cancelled)
+        check("cancelled request: -32800",
+              cancel_reply is not None and cancel_reply.get("error", {}).get("code") == -32800,
+              cancel_reply)
+        kept_reply = server.response(kept)
+        titles = [a["title"] for a in (kept_reply or {}).get("result") or []]
+        check("code action for the new version: answered after its analysis, one per fix",
+              len(titles) == 3, titles)
+        check("version 10 was published before that answer",
+              10 in server.published_versions(uri), server.published_versions(uri))
+        unknown_cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 9999}}
+        server.send(unknown_cancel)  # nothing pending: ignored
+
+        # UTF-16 columns: a comment with non-ASCII text (one astral character) before the call.
+        lines = buggy.split("\n")
+        prefix = "/* ∂é 😀 */ "
+        lines[76] = lines[76].replace("optimizer.zero_grad", prefix + "optimizer.zero_grad")
+        unicode_text = "\n".join(lines)
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 11},
+                                                 "contentChanges": [{"text": unicode_text}]})
+        unicode_published = server.publish(uri, 11)
+        found = find(unicode_published, "accum-misplaced-zero-grad") or {}
+        character = found.get("range", {}).get("start", {}).get("character")
+        before = lines[76][:lines[76].index("optimizer.zero_grad")]
+        check("utf-16: the column counts UTF-16 code units",
+              character == utf16_units(before), (character, utf16_units(before)))
+        check("utf-16: differs from the byte column (the test means something)",
+              utf16_units(before) != len(before.encode()))
+        check("utf-16: the range ends after 'optimizer'",
+              found.get("range", {}).get("end", {}).get("character") ==
+              utf16_units(before) + len("optimizer"), found)
+
+        # NOLINT in unsaved text silences the finding.
+        lines = buggy.split("\n")
+        lines[76] += "  // NOLINT(accum-misplaced-zero-grad)"
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 12},
+                                                 "contentChanges": [{"text": "\n".join(lines)}]})
+        silenced = server.publish(uri, 12)
+        check("NOLINT in the unsaved text suppresses the finding",
+              codes(silenced) == sorted(set(EXPECTED) - {"accum-misplaced-zero-grad"}),
+              codes(silenced))
+
+        # Text that does not parse: no diagnostics, one log message.
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 13},
+                                                 "contentChanges": [{"text": buggy + "\nint x = ;\n"}]})
+        broken = server.publish(uri, 13)
+        check("text that does not parse: empty diagnostics",
+              broken is not None and broken["diagnostics"] == [], broken)
+        logged = server.wait_for(lambda m: m.get("method") == "window/logMessage" and
+                                 "does not parse" in m["params"]["message"], timeout=5)
+        check("text that does not parse: the reason is logged to the client", logged is not None)
+
+        # Errors: unknown method, malformed frames and JSON, a non-file URI.
+        unknown = server.response(server.request("gradlint/noSuchMethod", {}), timeout=10)
+        check("unknown method: -32601",
+              unknown is not None and unknown.get("error", {}).get("code") == -32601, unknown)
+        server.send_raw(b"Content-Length: 9\r\n\r\n{not json")
+        parse_error = server.wait_for(lambda m: m.get("error", {}).get("code") == -32700, 10)
+        check("malformed JSON: a parse error response", parse_error is not None)
+        server.send_raw(b"Content-Length: lots\r\n\r\n")
+        server.send_raw(b"Content-Type: nothing-else\r\n\r\n")
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": "untitled:Untitled-1", "languageId": "cpp", "version": 1, "text": buggy}})
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri}})  # bad params
+        alive = server.response(server.request("gradlint/stillThere", {}), timeout=10)
+        check("after malformed frames and params the server still answers",
+              alive is not None and alive.get("error", {}).get("code") == -32601, alive)
+        check("a non-file URI is not analysed",
+              not any(m.get("method") == "textDocument/publishDiagnostics" and
+                      m["params"]["uri"].startswith("untitled:") for m in server.seen))
+        check("the server logs malformed messages to stderr", "malformed" in server.log(),
+              server.log()[-500:])
+
+        # didClose: diagnostics cleared.
+        server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        closed = server.publish(uri, None)
+        check("didClose: empty diagnostics", closed is not None and closed["diagnostics"] == [],
+              closed)
+
+        # shutdown answers promptly even while an analysis runs.
+        other = os.path.join(workdir, "ddp.cpp")
+        shutil.copy(os.path.join(SOURCE_ROOT, "examples", "ddp_gloo_buggy.cpp"), other)
+        with open(other, encoding="utf-8") as f:
+            server.notify("textDocument/didOpen", {"textDocument": {
+                "uri": file_uri(other), "languageId": "cpp", "version": 1, "text": f.read()}})
+        time.sleep(0.1)
+        began = time.monotonic()
+        down = server.response(server.request("shutdown", None), timeout=10)
+        took = time.monotonic() - began
+        check("shutdown: result null", down is not None and "result" in down and
+              down["result"] is None, down)
+        check("shutdown: answered promptly during an analysis", took < 0.5, took)
+        after_shutdown = server.response(server.request("textDocument/codeAction", {}), timeout=10)
+        check("a request after shutdown: -32600",
+              after_shutdown is not None and
+              after_shutdown.get("error", {}).get("code") == -32600, after_shutdown)
+        server.notify("exit", None)
+        try:
+            code = server.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        check("exit after shutdown: exit code 0 within 5 s", code == 0, code)
+    finally:
+        server.kill()
+
+
+def run_utf8_session(workdir):
+    """A client offering UTF-8 positions gets them; exit without shutdown exits 1."""
+    source = os.path.join(workdir, "utf8.cpp")
+    with open(EXAMPLE, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    lines[76] = lines[76].replace("optimizer.zero_grad", "/* ∂é 😀 */ optimizer.zero_grad")
+    text = "\n".join(lines)
+    with open(source, "w", encoding="utf-8") as f:
+        f.write(text)
+    server = Server()
+    try:
+        reply = initialize(server, encodings=("utf-16", "utf-8"))
+        encoding = (reply or {}).get("result", {}).get("capabilities", {}).get("positionEncoding")
+        check("initialize: utf-8 chosen when offered", encoding == "utf-8", reply)
+        uri = file_uri(source)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 7, "text": text}})
+        published = server.publish(uri, 7)
+        found = find(published, "accum-misplaced-zero-grad") or {}
+        before = lines[76][:lines[76].index("optimizer.zero_grad")]
+        check("utf-8: the column counts bytes",
+              found.get("range", {}).get("start", {}).get("character") == len(before.encode()),
+              found)
+        server.notify("exit", None)
+        try:
+            code = server.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        check("exit without shutdown: exit code 1", code == 1, code)
+    finally:
+        server.kill()
+
+
+def run_config_session(workdir):
+    """.gradlint.yaml above the document applies, and an edit to it applies at once."""
+    project = os.path.join(workdir, "configured")
+    source = os.path.join(project, "src", "train.cpp")
+    os.makedirs(os.path.dirname(source))
+    shutil.copy(EXAMPLE, source)
+    config = os.path.join(project, ".gradlint.yaml")
+    with open(config, "w") as f:
+        f.write("Checks: '-*,accum-missing-loss-division'\n"
+                "WarningsAsErrors: accum-missing-loss-division\n")
+    with open(EXAMPLE, encoding="utf-8") as f:
+        text = f.read()
+    server = Server()
+    try:
+        initialize(server)
+        uri = file_uri(source)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+        published = server.publish(uri, 1)
+        check("config: only the checks .gradlint.yaml enables",
+              codes(published) == ["accum-missing-loss-division"], codes(published))
+        check("config: WarningsAsErrors gives severity 1",
+              (find(published, "accum-missing-loss-division") or {}).get("severity") == 1, published)
+        with open(config, "w") as f:
+            f.write("Checks: 'accum-*'\nChekcs: '-*'\n")
+        server.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        broken = server.publish(uri, 1)
+        check("config: a broken .gradlint.yaml publishes no findings",
+              broken is not None and broken["diagnostics"] == [], broken)
+        logged = server.wait_for(lambda m: m.get("method") == "window/logMessage" and
+                                 f"{config}:2:1" in m["params"]["message"], timeout=10)
+        check("config: the broken file's line is logged to the client", logged is not None)
+        server.request("shutdown", None)
+        server.notify("exit", None)
+        server.process.wait(timeout=5)
+    finally:
+        server.kill()
+
+
+if __name__ == "__main__":
+    main()
