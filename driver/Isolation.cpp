@@ -30,8 +30,9 @@ const char kResultFdFlag[] = "--internal-result-fd=";
 const char kParentPidFlag[] = "--internal-parent-pid=";
 /// The child's result pipe: a fixed descriptor number above stdio.
 constexpr int kChildResultFd = 3;
-/// Clang and the model recurse over the AST; deeply nested code needs more
-/// than the 8 MiB a thread gets by default. Only touched pages cost memory.
+/// Clang's parser and the model recurse over the AST; 10,000 nested `if`s
+/// need more than the 8 MiB a thread gets by default. Only touched pages cost
+/// memory. Deeper still, the child crashes and the file gets an error.
 constexpr unsigned kChildStackBytes = 512u << 20;
 
 bool startsWith(const char *text, const char *prefix) {
@@ -101,6 +102,13 @@ std::string formatSeconds(double seconds) {
   return text;
 }
 
+FileAnalysis onLargeStack(const std::function<FileAnalysis()> &analyse) {
+  FileAnalysis analysis;
+  llvm::thread worker(std::optional<unsigned>(kChildStackBytes), [&] { analysis = analyse(); });
+  worker.join();
+  return analysis;
+}
+
 FileAnalysis failed(const std::string &file, const std::string &message) {
   FileAnalysis analysis;
   analysis.errors.push_back({file, message});
@@ -152,9 +160,7 @@ int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &a
   if (child.parentPid && getppid() != child.parentPid)
     _exit(3);
   crashForTestIfAsked(child.file);
-  FileAnalysis analysis;
-  llvm::thread worker(std::optional<unsigned>(kChildStackBytes), [&] { analysis = analyse(); });
-  worker.join();
+  FileAnalysis analysis = onLargeStack(analyse);
   bool written = writeAll(child.resultFd, encodeAnalysis(analysis));
   // Skip static destructors: the parent waits for this exit.
   _exit(written ? 0 : 3);
@@ -170,7 +176,7 @@ Isolator::Isolator(int argc, char **argv, const Options &options)
 FileAnalysis Isolator::analyse(const std::string &file,
                                const std::function<FileAnalysis()> &inProcess) {
   if (!enabled_)
-    return inProcess();
+    return onLargeStack(inProcess);
   auto cannotStart = [&](const char *what, int error) {
     return failed(file, std::string("cannot start the analysis process: ") + what + ": " +
                             std::strerror(error));
