@@ -7,6 +7,7 @@
 #include "llvm/Support/Process.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace gradlint {
 
@@ -42,11 +43,20 @@ std::optional<std::string> CompilationSetup::create(const Options &options,
     std::unique_ptr<clang::tooling::CompilationDatabase> database =
         clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
     if (!database) {
-      // Collapse clang's multi-line message to one line.
+      // Clang lists every database kind it tried; when compile_commands.json
+      // is there, only the JSON parser's complaint matters.
+      llvm::SmallString<256> json(options.buildPath);
+      llvm::sys::path::append(json, "compile_commands.json");
+      size_t jsonError = error.find("json-compilation-database: ");
+      if (llvm::sys::fs::exists(json) && jsonError != std::string::npos)
+        error = error.substr(jsonError + std::strlen("json-compilation-database: "));
+      // One line, no trailing space.
       for (char &c : error)
-        if (c == '\n')
+        if (c == '\n' || c == '\r')
           c = ' ';
-      return options.buildPath + ": cannot load compile_commands.json: " + error;
+      while (!error.empty() && error.back() == ' ')
+        error.pop_back();
+      return "cannot load compile_commands.json: " + error;
     }
     out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
   } else if (options.haveCompilerArgs) {
