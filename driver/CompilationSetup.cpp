@@ -3,8 +3,11 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +42,21 @@ std::optional<std::string> CompilationSetup::create(const Options &options,
                                                     std::unique_ptr<CompilationSetup> &out) {
   out.reset(new CompilationSetup());
   if (!options.buildPath.empty()) {
+    // Clang's parser is a YAML parser that prints its complaints about a
+    // broken file itself; a file that is not JSON is reported here instead.
+    llvm::SmallString<256> jsonPath(options.buildPath);
+    llvm::sys::path::append(jsonPath, "compile_commands.json");
+    if (llvm::sys::fs::is_regular_file(jsonPath)) {
+      auto text = llvm::MemoryBuffer::getFile(jsonPath);
+      if (!text)
+        return "cannot read compile_commands.json: " + text.getError().message();
+      try {
+        (void)nlohmann::json::parse((*text)->getBuffer().begin(), (*text)->getBuffer().end());
+      } catch (const nlohmann::json::parse_error &error) {
+        return "cannot load compile_commands.json: it is not valid JSON (at byte " +
+               std::to_string(error.byte) + ")";
+      }
+    }
     std::string error;
     std::unique_ptr<clang::tooling::CompilationDatabase> database =
         clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
