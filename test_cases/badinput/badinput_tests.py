@@ -10,6 +10,7 @@ or hang) makes the isolated child analysing a file whose path contains
 
 usage: badinput_tests.py <gradlint>
 """
+import glob
 import json
 import os
 import random
@@ -313,12 +314,60 @@ def test_crash_and_timeout(tmp, good):
           not error_lines(result), error_lines(result))
 
 
+def test_isolation_matches_in_process(tmp, good):
+    """Whatever crosses the process boundary (findings, notes, fix-its,
+    confirmations, plots' traces, loop runs, the model dump, real paths for
+    de-duplication, the API-model note) gives the same output in-process."""
+    examples = sorted(glob.glob(os.path.join(HERE, "..", "..", "examples", "*.cpp")))
+    outputs = {}
+    for mode in ("isolated", "in-process"):
+        flags = ["--no-isolation"] if mode == "in-process" else []
+        out = os.path.join(tmp, mode)
+        os.makedirs(out)
+        files = {name: os.path.join(out, name) for name in ("plot.svg", "runs.json", "fixes.yaml")}
+        first, seconds = run(*flags, "-j2", "--format=sarif", "--confirm", "--backend=cpu",
+                             f"--plot={files['plot.svg']}", f"--emit-runs={files['runs.json']}",
+                             f"--export-fixes={files['fixes.yaml']}", *examples)
+        second, _ = run(*flags, "--format=json", "--dump-model", *examples, good)
+        text, _ = run(*flags, *examples, good)
+        runs = json.load(open(files["runs.json"]))
+        for entry in runs:
+            entry.pop("seconds")  # a timing
+        outputs[mode] = {"sarif": first.stdout, "exit": (first.returncode, second.returncode),
+                         "dump-model and json": second.stdout, "text": text.stdout,
+                         "stderr": text.stderr, "plot": open(files["plot.svg"], "rb").read(),
+                         "emitted runs": runs,
+                         "exported fixes": open(files["fixes.yaml"]).read().replace(mode, "")}
+        print(f"  {mode}: --confirm --plot --emit-runs on the examples in {seconds:.1f} s")
+    for key, value in outputs["isolated"].items():
+        check(f"isolated and in-process give the same {key}", value == outputs["in-process"][key],
+              f"{str(value)[:200]} != {str(outputs['in-process'][key])[:200]}")
+    check("the comparison covers confirmations and fix-its",
+          b'"confirmation"' in outputs["isolated"]["sarif"] or b"confirmed" in
+          outputs["isolated"]["sarif"], outputs["isolated"]["sarif"][:200])
+    check("the comparison covers fix-its", "ReplacementText" in outputs["isolated"]["exported fixes"]
+          or "Replacement" in outputs["isolated"]["exported fixes"],
+          outputs["isolated"]["exported fixes"][:200])
+    check("the comparison covers loop runs", len(outputs["isolated"]["emitted runs"]) > 0)
+    check("the comparison covers the model dump",
+          outputs["isolated"]["dump-model and json"].count(b"== ") >= len(examples))
+    # The cost of isolation: one process start per file.
+    timings = {}
+    for mode, flags in (("isolated", []), ("in-process", ["--no-isolation"])):
+        started = time.time()
+        run(*flags, *examples)
+        timings[mode] = time.time() - started
+    print(f"  {len(examples)} examples, -j1: isolated {timings['isolated']:.2f} s, "
+          f"in-process {timings['in-process']:.2f} s "
+          f"({(timings['isolated'] - timings['in-process']) / len(examples) * 1000:+.0f} ms per file)")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = os.path.realpath(tmp)
         for test in (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting,
                      test_big_source, test_compilation_databases, test_configuration,
-                     test_read_only_fix, test_crash_and_timeout):
+                     test_read_only_fix, test_crash_and_timeout, test_isolation_matches_in_process):
             print(test.__name__)
             # Afresh for each test: --fix changes it.
             good = write(os.path.join(tmp, "good.cpp"), GOOD_SOURCE)
