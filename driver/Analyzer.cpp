@@ -26,6 +26,7 @@ namespace {
 class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   std::string firstError;
+  bool firstErrorHasLocation = false;
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
@@ -44,6 +45,7 @@ public:
                 ": ";
     }
     firstError = where + std::string(text.str());
+    firstErrorHasLocation = !where.empty();
     for (char &c : firstError)
       if (c == '\n')
         c = ' ';
@@ -307,6 +309,9 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       files.get());
   invocation.setDiagnosticConsumer(&collector);
   bool ok = invocation.run();
+  // Without a source location, the error is about the compile command.
+  if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
+    return fail("unusable compile command: " + collector.firstError);
   if (!collector.firstError.empty())
     return fail("does not parse: " + collector.firstError);
   if (!ok)

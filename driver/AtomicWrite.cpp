@@ -1,6 +1,7 @@
 #include "AtomicWrite.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace gradlint {
@@ -15,10 +16,14 @@ std::optional<std::string> writeFileAtomically(const std::string &path, const st
     if ((status.permissions() & llvm::sys::fs::owner_write) == 0)
       return failure + "the file is read-only";
   }
+  // Beside the file (rename is atomic within a directory), hidden and named
+  // as gradlint's, since a killed run can leave it behind.
+  llvm::SmallString<256> pattern(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(pattern, "." + std::string(llvm::sys::path::filename(path)) +
+                                       ".gradlint-tmp-%%%%%%");
   llvm::SmallString<256> temporary;
   int fd = -1;
-  if (std::error_code error =
-          llvm::sys::fs::createUniqueFile(path + ".gradlint-%%%%%%", fd, temporary))
+  if (std::error_code error = llvm::sys::fs::createUniqueFile(pattern, fd, temporary))
     return failure + error.message();
   bool failed = false;
   {

@@ -3,10 +3,14 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
+#include <cstring>
 
 namespace gradlint {
 
@@ -38,15 +42,39 @@ std::optional<std::string> CompilationSetup::create(const Options &options,
                                                     std::unique_ptr<CompilationSetup> &out) {
   out.reset(new CompilationSetup());
   if (!options.buildPath.empty()) {
+    // Clang's parser is a YAML parser that prints its complaints about a
+    // broken file itself; a file that is not JSON is reported here instead.
+    llvm::SmallString<256> jsonPath(options.buildPath);
+    llvm::sys::path::append(jsonPath, "compile_commands.json");
+    if (llvm::sys::fs::is_regular_file(jsonPath)) {
+      auto text = llvm::MemoryBuffer::getFile(jsonPath);
+      if (!text)
+        return "cannot read compile_commands.json: " + text.getError().message();
+      try {
+        (void)nlohmann::json::parse((*text)->getBuffer().begin(), (*text)->getBuffer().end());
+      } catch (const nlohmann::json::parse_error &error) {
+        return "cannot load compile_commands.json: it is not valid JSON (at byte " +
+               std::to_string(error.byte) + ")";
+      }
+    }
     std::string error;
     std::unique_ptr<clang::tooling::CompilationDatabase> database =
         clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
     if (!database) {
-      // Collapse clang's multi-line message to one line.
+      // Clang lists every database kind it tried; when compile_commands.json
+      // is there, only the JSON parser's complaint matters.
+      llvm::SmallString<256> json(options.buildPath);
+      llvm::sys::path::append(json, "compile_commands.json");
+      size_t jsonError = error.find("json-compilation-database: ");
+      if (llvm::sys::fs::exists(json) && jsonError != std::string::npos)
+        error = error.substr(jsonError + std::strlen("json-compilation-database: "));
+      // One line, no trailing space.
       for (char &c : error)
-        if (c == '\n')
+        if (c == '\n' || c == '\r')
           c = ' ';
-      return options.buildPath + ": cannot load compile_commands.json: " + error;
+      while (!error.empty() && error.back() == ' ')
+        error.pop_back();
+      return "cannot load compile_commands.json: " + error;
     }
     out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
   } else if (options.haveCompilerArgs) {

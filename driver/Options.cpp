@@ -36,6 +36,10 @@ const char *usageText() {
          "                      report NOLINT comments naming a gradlint check that\n"
          "                      suppress nothing [gradlint-unused-suppression]\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
+         "  --timeout=<s>       give up on a file whose analysis takes longer than\n"
+         "                      <s> seconds (an error for that file); default: none\n"
+         "  --no-isolation      analyse in this process, not one child process per\n"
+         "                      file (for debugging; a crash then ends the run)\n"
          "  --dump-model        print the training-loop model of each file\n"
          "  --confirm           confirm each diagnosis on the reference runtime\n"
          "  --backend=<b>       runtime backend for --confirm: auto, cpu or cuda\n"
@@ -106,6 +110,15 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
           options.warningsAsErrors.empty() ? value : options.warningsAsErrors + "," + value;
     } else if (arg == "--dump-model") {
       options.dumpModel = true;
+    } else if (arg == "--no-isolation") {
+      options.isolate = false;
+    } else if (takeValue(arg, "--timeout", i, argc, argv, value, error)) {
+      char *end = nullptr;
+      double seconds = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(seconds > 0) || seconds > 1e6)
+        error = "invalid timeout '" + value + "' (expected seconds, e.g. --timeout=60)";
+      else
+        options.timeoutSeconds = seconds;
     } else if (arg == "--confirm") {
       options.confirm = true;
     } else if (takeValue(arg, "--diff", i, argc, argv, value, error)) {
@@ -182,6 +195,8 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
   }
   if (options.jobs == 0)
     options.jobs = 1;
+  if (!error && !options.isolate && options.timeoutSeconds > 0)
+    error = "--timeout needs isolation; it cannot be used with --no-isolation";
   return error;
 }
 

@@ -34,6 +34,8 @@ struct Options {
   bool unsafeFixes = false;               ///< --unsafe-fixes: include unsafe fixes
   std::string exportFixesFile;            ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
+  bool isolate = true;                    ///< analyse each file in a child process (--no-isolation: in-process)
+  double timeoutSeconds = 0;              ///< --timeout=<s>: per file; 0 means none
   bool help = false;
   bool version = false;
 };

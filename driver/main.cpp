@@ -5,6 +5,7 @@
 #include "Config.h"
 #include "DiffFilter.h"
 #include "FixApplier.h"
+#include "Isolation.h"
 #include "LanguageServer.h"
 #include "Options.h"
 #include "Output.h"
@@ -58,9 +59,13 @@ int main(int argc, char **argv) {
     return runLanguageServer(std::cin, std::cout, std::cerr);
   }
 
+  std::vector<const char *> args(argv, argv + argc);
+  ChildRequest child = takeChildRequest(args);
   Options options;
-  if (auto error = parseOptions(argc, argv, options))
+  if (auto error = parseOptions(static_cast<int>(args.size()), args.data(), options))
     return usageError(*error);
+  if (child.active)
+    restrictToChildFile(child, options);
   if (options.help) {
     std::cout << usageText();
     return 0;
@@ -186,6 +191,12 @@ int main(int argc, char **argv) {
     CompilationSetup::create(fallback, setup);
   }
 
+  if (child.active)
+    return serveChild(child, [&] {
+      return analyseFile(options.files[0], *setup, fileConfigs[0], options.dumpModel, confirm);
+    });
+  Isolator isolator(argc, argv, options);
+
   std::vector<FileAnalysis> analyses(options.files.size());
   std::atomic<size_t> next{0};
   {
@@ -194,8 +205,9 @@ int main(int argc, char **argv) {
       for (size_t i = next++; i < options.files.size(); i = next++) {
         progress.started(options.files[i]);
         if (configured[i])
-          analyses[i] =
-              analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel, confirm);
+          analyses[i] = isolator.analyse(options.files[i], [&] {
+            return analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel, confirm);
+          });
         progress.finished();
       }
     };

@@ -1,0 +1,207 @@
+#include "AnalysisJson.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gradlint {
+
+namespace {
+
+using Json = nlohmann::json;
+
+Json locationJson(const Location &location) {
+  return {{"file", location.file},
+          {"line", location.line},
+          {"column", location.column},
+          {"source_line", location.sourceLine}};
+}
+
+Location locationFrom(const Json &json) {
+  Location location;
+  json.at("file").get_to(location.file);
+  json.at("line").get_to(location.line);
+  json.at("column").get_to(location.column);
+  json.at("source_line").get_to(location.sourceLine);
+  return location;
+}
+
+Json confirmationJson(const Confirmation &c) {
+  return {{"verdict", c.verdict},
+          {"backend", c.backend},
+          {"accumulation_steps", c.accumulationSteps},
+          {"world_size", c.worldSize},
+          {"rel_error_buggy", c.relErrorBuggy},
+          {"rel_error_fixed", c.relErrorFixed},
+          {"grad_norm_ratio", c.gradNormRatio},
+          {"allreduce_calls_per_step", c.allreduceCallsPerStep},
+          {"detail", c.detail},
+          {"parameter_error_buggy", c.parameterErrorBuggy},
+          {"parameter_error_fixed", c.parameterErrorFixed}};
+}
+
+Confirmation confirmationFrom(const Json &json) {
+  Confirmation c;
+  json.at("verdict").get_to(c.verdict);
+  json.at("backend").get_to(c.backend);
+  json.at("accumulation_steps").get_to(c.accumulationSteps);
+  json.at("world_size").get_to(c.worldSize);
+  json.at("rel_error_buggy").get_to(c.relErrorBuggy);
+  json.at("rel_error_fixed").get_to(c.relErrorFixed);
+  json.at("grad_norm_ratio").get_to(c.gradNormRatio);
+  json.at("allreduce_calls_per_step").get_to(c.allreduceCallsPerStep);
+  json.at("detail").get_to(c.detail);
+  json.at("parameter_error_buggy").get_to(c.parameterErrorBuggy);
+  json.at("parameter_error_fixed").get_to(c.parameterErrorFixed);
+  return c;
+}
+
+Json fixJson(const FixIt &fix) {
+  Json edits = Json::array();
+  for (const TextEdit &edit : fix.edits)
+    edits.push_back({{"file", edit.file},
+                     {"offset", edit.offset},
+                     {"length", edit.length},
+                     {"line", edit.line},
+                     {"column", edit.column},
+                     {"end_line", edit.endLine},
+                     {"end_column", edit.endColumn},
+                     {"replacement", edit.replacement}});
+  return {{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}};
+}
+
+FixIt fixFrom(const Json &json) {
+  FixIt fix;
+  json.at("description").get_to(fix.description);
+  json.at("safe").get_to(fix.safe);
+  for (const Json &item : json.at("edits")) {
+    TextEdit edit;
+    item.at("file").get_to(edit.file);
+    item.at("offset").get_to(edit.offset);
+    item.at("length").get_to(edit.length);
+    item.at("line").get_to(edit.line);
+    item.at("column").get_to(edit.column);
+    item.at("end_line").get_to(edit.endLine);
+    item.at("end_column").get_to(edit.endColumn);
+    item.at("replacement").get_to(edit.replacement);
+    fix.edits.push_back(std::move(edit));
+  }
+  return fix;
+}
+
+Json diagnosticJson(const Diagnostic &d) {
+  Json notes = Json::array();
+  for (const DiagnosticNote &note : d.notes)
+    notes.push_back({{"location", locationJson(note.location)}, {"message", note.message}});
+  Json json = {{"check", d.check},
+               {"severity", d.severity},
+               {"location", locationJson(d.location)},
+               {"message", d.message},
+               {"notes", std::move(notes)},
+               {"fix_applied", d.fixApplied}};
+  if (d.confirmation)
+    json["confirmation"] = confirmationJson(*d.confirmation);
+  if (d.fix)
+    json["fix"] = fixJson(*d.fix);
+  return json;
+}
+
+Diagnostic diagnosticFrom(const Json &json) {
+  Diagnostic d;
+  json.at("check").get_to(d.check);
+  json.at("severity").get_to(d.severity);
+  d.location = locationFrom(json.at("location"));
+  json.at("message").get_to(d.message);
+  for (const Json &note : json.at("notes"))
+    d.notes.push_back({locationFrom(note.at("location")), note.at("message").get<std::string>()});
+  json.at("fix_applied").get_to(d.fixApplied);
+  if (json.contains("confirmation"))
+    d.confirmation = confirmationFrom(json.at("confirmation"));
+  if (json.contains("fix"))
+    d.fix = fixFrom(json.at("fix"));
+  return d;
+}
+
+Json loopRunJson(const LoopRun &run) {
+  return {{"file", run.file},
+          {"line", run.line},
+          {"program", run.program},
+          {"accumulation_steps", run.accumulationSteps},
+          {"world_size", run.worldSize},
+          {"windows", run.windows},
+          {"parameters", run.parameters},
+          {"problem", run.problem},
+          {"seconds", run.seconds}};
+}
+
+LoopRun loopRunFrom(const Json &json) {
+  LoopRun run;
+  json.at("file").get_to(run.file);
+  json.at("line").get_to(run.line);
+  json.at("program").get_to(run.program);
+  json.at("accumulation_steps").get_to(run.accumulationSteps);
+  json.at("world_size").get_to(run.worldSize);
+  json.at("windows").get_to(run.windows);
+  json.at("parameters").get_to(run.parameters);
+  json.at("problem").get_to(run.problem);
+  json.at("seconds").get_to(run.seconds);
+  return run;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
+  Json diagnostics = Json::array();
+  for (const Diagnostic &diagnostic : analysis.diagnostics)
+    diagnostics.push_back(diagnosticJson(diagnostic));
+  Json errors = Json::array();
+  for (const FileError &error : analysis.errors)
+    errors.push_back({{"file", error.file},
+                      {"message", error.message},
+                      {"line", error.line},
+                      {"column", error.column}});
+  Json runs = Json::array();
+  for (const LoopRun &run : analysis.loopRuns)
+    runs.push_back(loopRunJson(run));
+  Json json = {{"diagnostics", std::move(diagnostics)},
+               {"errors", std::move(errors)},
+               {"used_api_model", analysis.usedApiModel},
+               {"real_paths", analysis.realPaths},
+               {"model_dump", analysis.modelDump},
+               {"loop_runs", std::move(runs)}};
+  return Json::to_cbor(json);
+}
+
+std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes,
+                                          FileAnalysis &analysis) {
+  try {
+    Json json = Json::from_cbor(bytes);
+    FileAnalysis decoded;
+    for (const Json &item : json.at("diagnostics"))
+      decoded.diagnostics.push_back(diagnosticFrom(item));
+    for (const Json &item : json.at("errors")) {
+      FileError error;
+      item.at("file").get_to(error.file);
+      item.at("message").get_to(error.message);
+      item.at("line").get_to(error.line);
+      item.at("column").get_to(error.column);
+      decoded.errors.push_back(std::move(error));
+    }
+    json.at("used_api_model").get_to(decoded.usedApiModel);
+    json.at("real_paths").get_to(decoded.realPaths);
+    json.at("model_dump").get_to(decoded.modelDump);
+    for (const Json &item : json.at("loop_runs"))
+      decoded.loopRuns.push_back(loopRunFrom(item));
+    if (decoded.realPaths.size() != decoded.diagnostics.size())
+      return std::string("the result lists ") + std::to_string(decoded.realPaths.size()) +
+             " paths for " + std::to_string(decoded.diagnostics.size()) + " findings";
+    analysis = std::move(decoded);
+    return std::nullopt;
+  } catch (const std::exception &error) {
+    std::string message = error.what();
+    for (char &c : message)
+      if (c == '\n')
+        c = ' ';
+    return message;
+  }
+}
+
+} // namespace gradlint
