@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""--fix survives SIGKILL: gradlint --fix runs on 40 buggy files and is killed
+"""--fix survives SIGKILL: gradlint --fix runs on N buggy files (40) and is killed
 at random moments (most of them a few milliseconds after the first fixed file appears).
 Every file must then be byte-identical to its original or to its fully fixed
 version (from a clean --fix run on separate copies); nothing is truncated; a
 temporary file left behind is named .<name>.gradlint-tmp-XXXXXX; no isolated
 analysis process outlives the killed gradlint.
 
-usage: kill_safety_tests.py <gradlint> <source dir> [repeats]
+usage: kill_safety_tests.py <gradlint> <source dir> [repeats (10)] [files (40)]
 """
 import glob
 import os
@@ -21,7 +21,7 @@ import time
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE = os.path.abspath(sys.argv[2])
 REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-FILES = 40
+FILES = int(sys.argv[4]) if len(sys.argv) > 4 else 40
 results = {"passed": 0, "failed": 0}
 
 
