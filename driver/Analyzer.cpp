@@ -2,6 +2,8 @@
 
 #include "clang/Lex/Lexer.h"
 #include "Confirm.h"
+#include "PreambleCache.h"
+#include "Prefilter.h"
 #include "Rules.h"
 
 #include "Check.h"
@@ -26,10 +28,14 @@ namespace {
 class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   std::string firstError;
+  bool preambleFailed = false; ///< the cached PCH did not load
+
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level >= clang::DiagnosticsEngine::Error && isPreambleLoadFailure(info.getID()))
+      preambleFailed = true;
     if (level < clang::DiagnosticsEngine::Error || !firstError.empty())
       return;
     llvm::SmallString<256> text;
@@ -98,6 +104,13 @@ public:
   void HandleTranslationUnit(clang::ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
+    // Fix-its ask for parents; a parent map of the user's declarations alone
+    // spares walking (and deserializing from a PCH) every LibTorch declaration.
+    std::vector<clang::Decl *> userDecls;
+    for (clang::Decl *decl : context.getTranslationUnitDecl()->decls())
+      if (isUserCode(context.getSourceManager(), decl->getLocation()))
+        userDecls.push_back(decl);
+    context.setTraversalScope(userDecls);
     // Checks configured with the same model options share one model.
     std::vector<std::pair<ModelOptions, std::vector<std::string>>> groups;
     for (const std::string &id : job_.config.enabledChecks) {
@@ -284,6 +297,18 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
 
   FileCommand command = setup.commandFor(std::string(absolute));
   result.usedApiModel = command.usesApiModel;
+  // Files on disk only: an editor's buffer always gets a full parse.
+  bool fullModelWanted = dumpModel || confirm.backend || confirm.emitRunsWindows > 0;
+  if (!unsavedContents && !fullModelWanted && setup.prefilter() &&
+      !setup.prefilter()->mayContainTrainingLoop(std::string(absolute), contents, command.args,
+                                                 command.directory)) {
+    result.skipped = true;
+    return result;
+  }
+  PreambleCache *cache = unsavedContents ? nullptr : setup.preambleCache();
+  std::optional<PreambleCache::Preamble> preamble;
+  if (cache)
+    preamble = cache->preambleFor(command, std::string(absolute), contents);
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
   if (unsavedContents) {
@@ -297,20 +322,32 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     fileSystem = overlay;
   }
   fileSystem->setCurrentWorkingDirectory(command.directory);
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
-  ErrorCollector collector;
-  clang::tooling::ToolInvocation invocation(
-      command.args,
-      std::make_unique<AnalysisAction>(TranslationUnitJob{
-          result, config, std::string(real), displayName, dumpModel, confirm}),
-      files.get());
-  invocation.setDiagnosticConsumer(&collector);
-  bool ok = invocation.run();
-  if (!collector.firstError.empty())
-    return fail("does not parse: " + collector.firstError);
-  if (!ok)
-    return fail("the compiler could not process this file");
+  // A PCH that does not load is rebuilt once, then the file is parsed without.
+  for (int attempt = 0;; ++attempt) {
+    llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+        new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+    ErrorCollector collector;
+    clang::tooling::ToolInvocation invocation(
+        preamble ? PreambleCache::argsWith(command.args, *preamble) : command.args,
+        std::make_unique<AnalysisAction>(TranslationUnitJob{
+            result, config, std::string(real), displayName, dumpModel, confirm}),
+        files.get());
+    invocation.setDiagnosticConsumer(&collector);
+    bool ok = invocation.run();
+    if (preamble && collector.preambleFailed) {
+      result.diagnostics.clear();
+      result.realPaths.clear();
+      preamble = attempt == 0 ? cache->preambleFor(command, std::string(absolute), contents,
+                                                   /*rebuild=*/true)
+                              : std::nullopt;
+      continue;
+    }
+    if (!collector.firstError.empty())
+      return fail("does not parse: " + collector.firstError);
+    if (!ok)
+      return fail("the compiler could not process this file");
+    break;
+  }
   return result;
 }
 

@@ -18,6 +18,8 @@ struct FileAnalysis {
   std::vector<Diagnostic> diagnostics;
   std::vector<FileError> errors;
   bool usedApiModel = false;
+  /// The prefilter found no training loop: not parsed, no findings.
+  bool skipped = false;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.

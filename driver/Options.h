@@ -34,6 +34,10 @@ struct Options {
   bool unsafeFixes = false;               ///< --unsafe-fixes: include unsafe fixes
   std::string exportFixesFile;            ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
+  std::string cacheDir;                   ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
+  bool noCache = false;                   ///< --no-cache
+  bool noPrefilter = false;               ///< --no-prefilter: parse every file, even without a training loop
+  bool verbose = false;                   ///< --verbose: notes on skipped files and the cache
   bool help = false;
   bool version = false;
 };

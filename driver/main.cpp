@@ -9,6 +9,7 @@
 #include "Options.h"
 #include "Output.h"
 #include "Plot.h"
+#include "PreambleCache.h"
 #include "Progress.h"
 #include "Rules.h"
 #include "Suppressions.h"
@@ -40,6 +41,24 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
   if (fixes.refusedOverlap)
     std::cerr << "gradlint: note: " << fixes.refusedOverlap
               << " fix(es) not applied: they overlap another fix; run --fix again\n";
+}
+
+/// The cache's problem (once), and with --verbose what the prefilter and the
+/// cache did.
+void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
+                      bool verbose) {
+  PreambleCache *cache = setup.preambleCache();
+  if (cache)
+    if (std::string note = cache->takeNote(); !note.empty())
+      std::cerr << "gradlint: note: " << note << '\n';
+  if (!verbose)
+    return;
+  size_t skipped = std::count_if(analyses.begin(), analyses.end(),
+                                 [](const FileAnalysis &a) { return a.skipped; });
+  std::cerr << "gradlint: note: skipped " << skipped << " file(s) without a training loop\n";
+  if (cache)
+    std::cerr << "gradlint: note: precompiled preambles: " << cache->hits << " reused, "
+              << cache->builds << " built, " << cache->buildFailures << " failed to build\n";
 }
 
 int usageError(const std::string &message) {
@@ -280,6 +299,7 @@ int main(int argc, char **argv) {
     reportFixSummary(fixes, options);
   }
 
+  reportSpeedNotes(analyses, *setup, options.verbose);
   if (usedApiModel)
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
                  "bundled LibTorch API model ("
