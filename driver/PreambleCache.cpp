@@ -163,8 +163,7 @@ bool isPreambleLoadFailure(unsigned diagnosticId) {
          diagnosticId == clang::diag::err_fe_unable_to_load_pch;
 }
 
-PreambleCache::PreambleCache(std::string directory, bool forApiModel)
-    : directory_(std::move(directory)), forApiModel_(forApiModel) {}
+PreambleCache::PreambleCache(std::string directory) : directory_(std::move(directory)) {}
 
 std::string PreambleCache::defaultDirectory() {
   llvm::SmallString<256> path;
@@ -216,7 +215,7 @@ std::shared_ptr<std::mutex> PreambleCache::lockFor(const std::string &key) {
 std::optional<PreambleCache::Preamble>
 PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFile,
                            llvm::StringRef contents, bool rebuild) {
-  if (directory_.empty() || (command.usesApiModel && !forApiModel_) || command.args.empty() ||
+  if (directory_.empty() || command.args.empty() ||
       conflictsWithCache(command.args))
     return std::nullopt;
   IncludePrefix prefix = includePrefixOf(contents);

