@@ -14,6 +14,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -74,6 +75,44 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
     kept.push_back(args[i]);
   }
   return kept;
+}
+
+/// "<size> <xxh3>" of a file's bytes; empty when it cannot be read. Clang
+/// notices a truncated PCH but not every overwritten byte, so each PCH has
+/// this fingerprint beside it.
+std::string fingerprintOf(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return "";
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  return std::to_string(bytes.size()) + " " +
+         llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes)));
+}
+
+std::string readSmallFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+/// Writes `contents` through a unique temporary file and a rename.
+std::error_code writeByRename(const std::string &path, const std::string &contents,
+                              const std::string &suffix) {
+  std::string temporary = path + ".tmp-" + suffix;
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream out(temporary, ec);
+    if (!ec) {
+      out << contents;
+      out.close();
+      ec = out.error();
+    }
+  }
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (ec)
+    llvm::sys::fs::remove(temporary);
+  return ec;
 }
 
 std::string uniqueSuffix() {
@@ -278,23 +317,9 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
 
   // The header must keep its mtime (the PCH records it): written only when
   // missing or not what it should be, through a temporary file and a rename.
-  auto existing = llvm::MemoryBuffer::getFile(header);
   bool headerChanged = false;
-  if (!existing || (*existing)->getBuffer() != headerText) {
-    std::string temporary = std::string(header) + ".tmp-" + uniqueSuffix();
-    std::error_code ec;
-    {
-      llvm::raw_fd_ostream out(temporary, ec);
-      if (!ec) {
-        out << headerText;
-        out.close();
-        ec = out.error();
-      }
-    }
-    if (!ec)
-      ec = llvm::sys::fs::rename(temporary, header);
-    if (ec) {
-      llvm::sys::fs::remove(temporary);
+  if (readSmallFile(std::string(header)) != headerText) {
+    if (std::error_code ec = writeByRename(std::string(header), headerText, uniqueSuffix())) {
       noteProblem("cannot write to the cache directory " + directory_ + ": " + ec.message() +
                   "; analysing without precompiled headers");
       std::lock_guard<std::mutex> lock(mutex_);
@@ -304,7 +329,9 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
     headerChanged = true;
   }
 
-  if (rebuild || headerChanged || !llvm::sys::fs::exists(pch)) {
+  std::string fingerprintFile = std::string(pch) + ".sum";
+  if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
+      fingerprintOf(std::string(pch)) != readSmallFile(fingerprintFile)) {
     std::string temporary = std::string(pch) + ".tmp-" + uniqueSuffix();
     // The same options, the header as the input.
     FileCommand build = command;
@@ -313,7 +340,9 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
       build.args.push_back(arg);
     build.args.push_back(std::string(header));
     bool ok = buildPch(build, std::string(header), temporary);
-    if (ok && !llvm::sys::fs::rename(temporary, pch)) {
+    std::string fingerprint = ok ? fingerprintOf(temporary) : "";
+    if (ok && !fingerprint.empty() && !llvm::sys::fs::rename(temporary, pch)) {
+      writeByRename(fingerprintFile, fingerprint, uniqueSuffix());
       ++builds;
     } else {
       llvm::sys::fs::remove(temporary);
