@@ -338,7 +338,7 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       result.diagnostics.clear();
       result.realPaths.clear();
       preamble = attempt == 0 ? cache->preambleFor(command, std::string(absolute), contents,
-                                                   /*rebuild=*/true)
+                                                   &*preamble)
                               : std::nullopt;
       continue;
     }

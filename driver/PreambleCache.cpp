@@ -253,7 +253,7 @@ std::shared_ptr<std::mutex> PreambleCache::lockFor(const std::string &key) {
 
 std::optional<PreambleCache::Preamble>
 PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFile,
-                           llvm::StringRef contents, bool rebuild) {
+                           llvm::StringRef contents, const Preamble *failed) {
   if (directory_.empty() || command.args.empty() ||
       conflictsWithCache(command.args))
     return std::nullopt;
@@ -330,6 +330,12 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
   }
 
   std::string fingerprintFile = std::string(pch) + ".sum";
+  unsigned generation;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation = generations_[key];
+  }
+  bool rebuild = failed && failed->generation == generation;
   if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
       fingerprintOf(std::string(pch)) != readSmallFile(fingerprintFile)) {
     std::string temporary = std::string(pch) + ".tmp-" + uniqueSuffix();
@@ -344,6 +350,8 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
     if (ok && !fingerprint.empty() && !llvm::sys::fs::rename(temporary, pch)) {
       writeByRename(fingerprintFile, fingerprint, uniqueSuffix());
       ++builds;
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation = ++generations_[key];
     } else {
       llvm::sys::fs::remove(temporary);
       ++buildFailures;
@@ -354,7 +362,7 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
   } else {
     ++hits;
   }
-  return Preamble{std::string(pch), prefix.bytes};
+  return Preamble{std::string(pch), prefix.bytes, generation};
 }
 
 bool PreambleCache::buildPch(const FileCommand &command, const std::string &header,

@@ -50,13 +50,16 @@ public:
   struct Preamble {
     std::string pchPath;
     size_t prefixBytes = 0;
+    unsigned generation = 0; ///< builds of this key in this process before it
   };
 
   /// The PCH to parse `mainFile` (real path, with `contents`) with, built
-  /// when missing or when `rebuild` (the last one failed to load). None when
+  /// when missing or when `failed` (one that did not load) is still the
+  /// latest (threads that failed on the same PCH rebuild it once). None when
   /// the prefix is not worth one or the cache cannot be used. Thread-safe.
   std::optional<Preamble> preambleFor(const FileCommand &command, const std::string &mainFile,
-                                      llvm::StringRef contents, bool rebuild = false);
+                                      llvm::StringRef contents,
+                                      const Preamble *failed = nullptr);
 
   /// `args` (file last) parsing with `preamble`.
   static std::vector<std::string> argsWith(const std::vector<std::string> &args,
@@ -75,6 +78,7 @@ private:
   std::string directory_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<std::mutex>> keyLocks_;
+  std::map<std::string, unsigned> generations_; ///< builds per key in this process
   std::set<std::string> failedKeys_; ///< prefixes that do not compile: not retried
   bool unusable_ = false;
   std::string note_;
