@@ -86,7 +86,7 @@ def project(tmp):
 
 def test_identical_findings():
     files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))
-    for check_dir in sorted(glob.glob(os.path.join(SOURCE, "test_cases", "accum-*"))):
+    for check_dir in sorted(glob.glob(os.path.join(SOURCE, "test_cases", "accum-*")))[:3]:
         files += sorted(glob.glob(os.path.join(check_dir, "positive_*.cpp")))[:1]
         files += sorted(glob.glob(os.path.join(check_dir, "negative_*.cpp")))[:1]
     with tempfile.TemporaryDirectory() as cache:
@@ -175,7 +175,7 @@ def test_corrupt_cache_survived():
 
 
 def test_two_processes_share_a_cache():
-    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
     reference = findings(run("--no-cache", "--format=json", *files))
     with tempfile.TemporaryDirectory() as cache:
         processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--format=json", *files],
