@@ -164,6 +164,12 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
   Json json = {{"diagnostics", std::move(diagnostics)},
                {"errors", std::move(errors)},
                {"used_api_model", analysis.usedApiModel},
+               {"skipped", analysis.skipped},
+               {"cache_use",
+                {{"hits", analysis.childCacheUse.hits},
+                 {"builds", analysis.childCacheUse.builds},
+                 {"build_failures", analysis.childCacheUse.buildFailures},
+                 {"note", analysis.childCacheUse.note}}},
                {"real_paths", analysis.realPaths},
                {"model_dump", analysis.modelDump},
                {"loop_runs", std::move(runs)}};
@@ -186,6 +192,12 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
       decoded.errors.push_back(std::move(error));
     }
     json.at("used_api_model").get_to(decoded.usedApiModel);
+    json.at("skipped").get_to(decoded.skipped);
+    const Json &cacheUse = json.at("cache_use");
+    cacheUse.at("hits").get_to(decoded.childCacheUse.hits);
+    cacheUse.at("builds").get_to(decoded.childCacheUse.builds);
+    cacheUse.at("build_failures").get_to(decoded.childCacheUse.buildFailures);
+    cacheUse.at("note").get_to(decoded.childCacheUse.note);
     json.at("real_paths").get_to(decoded.realPaths);
     json.at("model_dump").get_to(decoded.modelDump);
     for (const Json &item : json.at("loop_runs"))

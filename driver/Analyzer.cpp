@@ -2,6 +2,8 @@
 
 #include "clang/Lex/Lexer.h"
 #include "Confirm.h"
+#include "PreambleCache.h"
+#include "Prefilter.h"
 #include "Rules.h"
 
 #include "Check.h"
@@ -14,6 +16,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -27,10 +30,13 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   std::string firstError;
   bool firstErrorHasLocation = false;
+  bool preambleFailed = false; ///< the cached PCH did not load
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level >= clang::DiagnosticsEngine::Error && isPreambleLoadFailure(info.getID()))
+      preambleFailed = true;
     if (level < clang::DiagnosticsEngine::Error || !firstError.empty())
       return;
     llvm::SmallString<256> text;
@@ -100,6 +106,13 @@ public:
   void HandleTranslationUnit(clang::ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
+    // Fix-its ask for parents; a parent map of the user's declarations alone
+    // spares walking (and deserializing from a PCH) every LibTorch declaration.
+    std::vector<clang::Decl *> userDecls;
+    for (clang::Decl *decl : context.getTranslationUnitDecl()->decls())
+      if (isUserCode(context.getSourceManager(), decl->getLocation()))
+        userDecls.push_back(decl);
+    context.setTraversalScope(userDecls);
     // Checks configured with the same model options share one model.
     std::vector<std::pair<ModelOptions, std::vector<std::string>>> groups;
     for (const std::string &id : job_.config.enabledChecks) {
@@ -247,6 +260,18 @@ private:
 
 namespace {
 
+/// Whether the prefilter may skip this file: never when the whole model is
+/// wanted (--dump-model, --confirm, --emit-runs).
+bool prefilterSkips(const std::string &absolute, llvm::StringRef contents,
+                    const FileCommand &command, CompilationSetup &setup, bool dumpModel,
+                    const ConfirmTarget &confirm) {
+  bool fullModelWanted = dumpModel || confirm.backend || confirm.emitRunsWindows > 0;
+  // Non-UTF-8 text is parsed, so that Clang can say whether it is an error.
+  return !fullModelWanted && setup.prefilter() && llvm::json::isUTF8(contents) &&
+         !setup.prefilter()->mayContainTrainingLoop(absolute, contents, command.args,
+                                                    command.directory);
+}
+
 /// analyseFile's work; `unsavedContents` (an editor's buffer) replaces the
 /// file's contents on disk when given.
 FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
@@ -286,6 +311,16 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
 
   FileCommand command = setup.commandFor(std::string(absolute));
   result.usedApiModel = command.usesApiModel;
+  // Files on disk only: an editor's buffer always gets a full parse.
+  if (!unsavedContents &&
+      prefilterSkips(std::string(absolute), contents, command, setup, dumpModel, confirm)) {
+    result.skipped = true;
+    return result;
+  }
+  PreambleCache *cache = unsavedContents ? nullptr : setup.preambleCache();
+  std::optional<PreambleCache::Preamble> preamble;
+  if (cache)
+    preamble = cache->preambleFor(command, std::string(absolute), contents);
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
   if (unsavedContents) {
@@ -299,27 +334,53 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     fileSystem = overlay;
   }
   fileSystem->setCurrentWorkingDirectory(command.directory);
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
-  ErrorCollector collector;
-  clang::tooling::ToolInvocation invocation(
-      command.args,
-      std::make_unique<AnalysisAction>(TranslationUnitJob{
-          result, config, std::string(real), displayName, dumpModel, confirm}),
-      files.get());
-  invocation.setDiagnosticConsumer(&collector);
-  bool ok = invocation.run();
-  // Without a source location, the error is about the compile command.
-  if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
-    return fail("unusable compile command: " + collector.firstError);
-  if (!collector.firstError.empty())
-    return fail("does not parse: " + collector.firstError);
-  if (!ok)
-    return fail("the compiler could not process this file");
+  // A PCH that does not load is rebuilt once, then the file is parsed without.
+  for (int attempt = 0;; ++attempt) {
+    llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+        new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+    ErrorCollector collector;
+    clang::tooling::ToolInvocation invocation(
+        preamble ? PreambleCache::argsWith(command.args, *preamble) : command.args,
+        std::make_unique<AnalysisAction>(TranslationUnitJob{
+            result, config, std::string(real), displayName, dumpModel, confirm}),
+        files.get());
+    invocation.setDiagnosticConsumer(&collector);
+    bool ok = invocation.run();
+    if (preamble && collector.preambleFailed) {
+      result.diagnostics.clear();
+      result.realPaths.clear();
+      preamble = attempt == 0 ? cache->preambleFor(command, std::string(absolute), contents,
+                                                   &*preamble)
+                              : std::nullopt;
+      continue;
+    }
+    // Without a source location, the error is about the compile command.
+    if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
+      return fail("unusable compile command: " + collector.firstError);
+    if (!collector.firstError.empty())
+      return fail("does not parse: " + collector.firstError);
+    if (!ok)
+      return fail("the compiler could not process this file");
+    break;
+  }
   return result;
 }
 
 } // namespace
+
+bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
+                           bool dumpModel, const ConfirmTarget &confirm) {
+  auto buffer = llvm::MemoryBuffer::getFile(displayName);
+  // Unreadable, empty or binary files go to the analysis, which says why.
+  if (!buffer || (*buffer)->getBuffer().empty() || (*buffer)->getBuffer().contains('\0'))
+    return false;
+  llvm::SmallString<256> absolute(displayName);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, true);
+  FileCommand command = setup.commandFor(std::string(absolute));
+  return prefilterSkips(std::string(absolute), (*buffer)->getBuffer(), command, setup, dumpModel,
+                        confirm);
+}
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
                          const FileConfig &config, bool dumpModel, const ConfirmTarget &confirm) {

@@ -18,6 +18,13 @@ struct FileAnalysis {
   std::vector<Diagnostic> diagnostics;
   std::vector<FileError> errors;
   bool usedApiModel = false;
+  /// The prefilter found no training loop: not parsed, no findings.
+  bool skipped = false;
+  /// What an isolated child's preamble cache did (the parent has its own counters).
+  struct CacheUse {
+    unsigned hits = 0, builds = 0, buildFailures = 0;
+    std::string note; ///< a problem with the cache directory, once
+  } childCacheUse;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.
@@ -39,6 +46,11 @@ struct ConfirmTarget {
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
                          const FileConfig &config, bool dumpModel = false,
                          const ConfirmTarget &confirm = {});
+
+/// Whether the prefilter skips the file (it cannot hold a training loop), read
+/// without parsing: lets the caller avoid starting an isolated analysis.
+bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
+                           bool dumpModel, const ConfirmTarget &confirm);
 
 /// The same for an editor's unsaved buffer: `contents` stands in for the file
 /// at `path` (absolute; it need not exist on disk yet).

@@ -1,4 +1,6 @@
 #include "CompilationSetup.h"
+#include "PreambleCache.h"
+#include "Prefilter.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -27,6 +29,9 @@ std::string executableDir() {
 
 } // namespace
 
+CompilationSetup::CompilationSetup() = default;
+CompilationSetup::~CompilationSetup() = default;
+
 std::string CompilationSetup::apiModelDir() {
   if (const char *env = std::getenv("GRADLINT_API_MODEL"))
     return env;
@@ -41,6 +46,11 @@ std::string CompilationSetup::apiModelDir() {
 std::optional<std::string> CompilationSetup::create(const Options &options,
                                                     std::unique_ptr<CompilationSetup> &out) {
   out.reset(new CompilationSetup());
+  if (!options.noCache)
+    out->preambleCache_ = std::make_unique<PreambleCache>(
+        options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir);
+  if (!options.noPrefilter)
+    out->prefilter_ = std::make_unique<Prefilter>();
   if (!options.buildPath.empty()) {
     // Clang's parser is a YAML parser that prints its complaints about a
     // broken file itself; a file that is not JSON is reported here instead.

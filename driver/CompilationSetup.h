@@ -16,6 +16,9 @@
 
 namespace gradlint {
 
+class PreambleCache;
+class Prefilter;
+
 struct FileCommand {
   std::string directory;          ///< the working directory of the compile
   std::vector<std::string> args;  ///< argv, compiler first, file last
@@ -24,6 +27,9 @@ struct FileCommand {
 
 class CompilationSetup {
 public:
+  CompilationSetup();
+  ~CompilationSetup();
+
   /// Returns a one-line error when -p names no usable compilation database.
   static std::optional<std::string> create(const Options &options,
                                            std::unique_ptr<CompilationSetup> &out);
@@ -34,10 +40,17 @@ public:
   /// Where the bundled API model lives.
   static std::string apiModelDir();
 
+  /// Precompiled include prefixes (null: --no-cache) and the prefilter (null:
+  /// --no-prefilter), for files on disk.
+  PreambleCache *preambleCache() { return preambleCache_.get(); }
+  Prefilter *prefilter() { return prefilter_.get(); }
+
 private:
   std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory);
 
   std::unique_ptr<clang::tooling::CompilationDatabase> fixedDatabase_;
+  std::unique_ptr<PreambleCache> preambleCache_;
+  std::unique_ptr<Prefilter> prefilter_;
   std::mutex mutex_;
   /// Auto-detected databases, by the directory they were searched from.
   std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;

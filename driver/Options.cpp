@@ -40,6 +40,14 @@ const char *usageText() {
          "                      <s> seconds (an error for that file); default: none\n"
          "  --no-isolation      analyse in this process, not one child process per\n"
          "                      file (for debugging; a crash then ends the run)\n"
+         "  --cache-dir=<dir>   keep precompiled headers of the files' #include lines\n"
+         "                      in <dir> (default $XDG_CACHE_HOME/gradlint or\n"
+         "                      ~/.cache/gradlint)\n"
+         "  --no-cache          do not use or write precompiled headers\n"
+         "  --no-prefilter      parse every file; by default a file without the tokens\n"
+         "                      'step' and 'backward' (in it or its project headers)\n"
+         "                      cannot hold a training loop and is skipped\n"
+         "  --verbose           notes on skipped files and cache use\n"
          "  --dump-model        print the training-loop model of each file\n"
          "  --confirm           confirm each diagnosis on the reference runtime\n"
          "  --backend=<b>       runtime backend for --confirm: auto, cpu or cuda\n"
@@ -108,6 +116,14 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
     } else if (takeValue(arg, "--warnings-as-errors", i, argc, argv, value, error)) {
       options.warningsAsErrors =
           options.warningsAsErrors.empty() ? value : options.warningsAsErrors + "," + value;
+    } else if (takeValue(arg, "--cache-dir", i, argc, argv, value, error)) {
+      options.cacheDir = value;
+    } else if (arg == "--no-cache") {
+      options.noCache = true;
+    } else if (arg == "--no-prefilter") {
+      options.noPrefilter = true;
+    } else if (arg == "--verbose") {
+      options.verbose = true;
     } else if (arg == "--dump-model") {
       options.dumpModel = true;
     } else if (arg == "--no-isolation") {

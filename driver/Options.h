@@ -36,6 +36,10 @@ struct Options {
   unsigned jobs = 1;
   bool isolate = true;                    ///< analyse each file in a child process (--no-isolation: in-process)
   double timeoutSeconds = 0;              ///< --timeout=<s>: per file; 0 means none
+  std::string cacheDir;                   ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
+  bool noCache = false;                   ///< --no-cache
+  bool noPrefilter = false;               ///< --no-prefilter: parse every file, even without a training loop
+  bool verbose = false;                   ///< --verbose: notes on skipped files and the cache
   bool help = false;
   bool version = false;
 };

@@ -10,6 +10,7 @@
 #include "Options.h"
 #include "Output.h"
 #include "Plot.h"
+#include "PreambleCache.h"
 #include "Progress.h"
 #include "Rules.h"
 #include "Suppressions.h"
@@ -41,6 +42,34 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
   if (fixes.refusedOverlap)
     std::cerr << "gradlint: note: " << fixes.refusedOverlap
               << " fix(es) not applied: they overlap another fix; run --fix again\n";
+}
+
+/// The cache's problem (once), and with --verbose what the prefilter and the
+/// cache did.
+void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
+                      bool verbose) {
+  PreambleCache *cache = setup.preambleCache();
+  // This process's cache (--no-isolation) plus what the isolated children's did.
+  FileAnalysis::CacheUse total;
+  if (cache)
+    total = {cache->hits, cache->builds, cache->buildFailures, cache->takeNote()};
+  for (const FileAnalysis &analysis : analyses) {
+    total.hits += analysis.childCacheUse.hits;
+    total.builds += analysis.childCacheUse.builds;
+    total.buildFailures += analysis.childCacheUse.buildFailures;
+    if (total.note.empty())
+      total.note = analysis.childCacheUse.note;
+  }
+  if (!total.note.empty())
+    std::cerr << "gradlint: note: " << total.note << '\n';
+  if (!verbose)
+    return;
+  size_t skipped = std::count_if(analyses.begin(), analyses.end(),
+                                 [](const FileAnalysis &a) { return a.skipped; });
+  std::cerr << "gradlint: note: skipped " << skipped << " file(s) without a training loop\n";
+  if (cache)
+    std::cerr << "gradlint: note: precompiled preambles: " << total.hits << " reused, "
+              << total.builds << " built, " << total.buildFailures << " failed to build\n";
 }
 
 int usageError(const std::string &message) {
@@ -193,7 +222,12 @@ int main(int argc, char **argv) {
 
   if (child.active)
     return serveChild(child, [&] {
-      return analyseFile(options.files[0], *setup, fileConfigs[0], options.dumpModel, confirm);
+      FileAnalysis analysis =
+          analyseFile(options.files[0], *setup, fileConfigs[0], options.dumpModel, confirm);
+      if (PreambleCache *cache = setup->preambleCache())
+        analysis.childCacheUse = {cache->hits, cache->builds, cache->buildFailures,
+                                  cache->takeNote()};
+      return analysis;
     });
   Isolator isolator(argc, argv, options);
 
@@ -204,7 +238,11 @@ int main(int argc, char **argv) {
     auto worker = [&] {
       for (size_t i = next++; i < options.files.size(); i = next++) {
         progress.started(options.files[i]);
-        if (configured[i])
+        // The prefilter runs here, so that a skipped file starts no child.
+        if (configured[i] &&
+            skippedWithoutParsing(options.files[i], *setup, options.dumpModel, confirm))
+          analyses[i].skipped = true;
+        else if (configured[i])
           analyses[i] = isolator.analyse(options.files[i], [&] {
             return analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel, confirm);
           });
@@ -292,6 +330,7 @@ int main(int argc, char **argv) {
     reportFixSummary(fixes, options);
   }
 
+  reportSpeedNotes(analyses, *setup, options.verbose);
   if (usedApiModel)
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
                  "bundled LibTorch API model ("

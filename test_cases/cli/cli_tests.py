@@ -72,7 +72,8 @@ def test_errors_do_not_stop_the_run():
     with tempfile.TemporaryDirectory() as tmp:
         broken = os.path.join(tmp, "broken.cpp")
         with open(broken, "w") as f:
-            f.write("int main() { return 0 }\n")
+            # step and backward: the prefilter would skip a file without a training loop.
+            f.write("int main() { step(); backward(); return 0 }\n")
         empty = os.path.join(tmp, "empty.cpp")
         open(empty, "w").close()
         missing = os.path.join(tmp, "missing.cpp")

@@ -1,0 +1,58 @@
+// Decides cheaply, without parsing, that a translation unit cannot contain a
+// training loop, so that its full parse can be skipped.
+//
+// Every loop the model reports has an optimizer step() and a backward() call
+// in user code (ModelBuilder drops a scope without a Step event, and one
+// without a Backward event at either nesting level). Both are found by name,
+// so a TU whose main file, project headers and -D macros lack the identifier
+// token `step` or the identifier token `backward` has no loop and no finding.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+/// What one file contributes: the two identifiers and its #include lines.
+struct ScannedFile {
+  bool hasStep = false;
+  bool hasBackward = false;
+  bool computedInclude = false; ///< `#include MACRO`: cannot be followed
+  struct Include {
+    std::string name;
+    bool angled = false;
+  };
+  std::vector<Include> includes;
+};
+
+/// Tokenizes C++ text just enough: comments, string/char literals (raw ones
+/// too) and pp-numbers are skipped, identifiers and #include lines are kept.
+ScannedFile scanSource(llvm::StringRef text);
+
+class Prefilter {
+public:
+  /// Whether `mainFile` (absolute, with `contents`) may contain a training
+  /// loop when compiled with `args` in `directory`. Follows the project
+  /// headers it includes (quoted ones, and angled ones found through -I),
+  /// transitively, up to a cap; anything it cannot follow counts as "may".
+  /// Thread-safe; header scans are shared between calls.
+  bool mayContainTrainingLoop(const std::string &mainFile, llvm::StringRef contents,
+                              const std::vector<std::string> &args,
+                              const std::string &directory);
+
+  static constexpr size_t kMaxHeaders = 256;
+
+private:
+  /// The scan of a header on disk; null when it cannot be read.
+  const ScannedFile *scanHeader(const std::string &path);
+
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<ScannedFile>> headers_;
+};
+
+} // namespace gradlint

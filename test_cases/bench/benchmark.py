@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Speed of gradlint next to clang on a generated project that includes the
+real <torch/torch.h>: prints one table of medians and ratios, all measured in
+this one run, the compared commands alternating.
+
+usage: benchmark.py [--gradlint build/bin/gradlint] [--tidy-plugin build/lib/libGradlintTidy.so]
+                    [-k 3] [--project-k 1] [--tus 20] [--plain-files 2000] [--keep DIR]
+
+-k: runs per single-TU measurement; --project-k: runs per whole-project
+measurement (each is minutes on 2 cores). Not a ctest test.
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+TORCH = "/usr/include/torch/csrc/api/include"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+TU = """// Generated training loop {index} ({kind}).
+#include <torch/torch.h>
+#include <vector>
+
+static torch::Tensor batch_{index}(int64_t rows) {{ return torch::randn({{rows, {width}}}); }}
+
+void train_{index}(torch::nn::Linear model, torch::optim::SGD &opt, int64_t batches) {{
+  const int accum_steps = {steps};
+  for (int64_t i = 0; i < batches; ++i) {{
+{zero_top}    auto loss = model->forward(batch_{index}(8)).pow(2).mean(){divide};
+    loss.backward();
+{clip}    if ((i + 1) % accum_steps == 0) {{
+      opt.step();
+      opt.zero_grad();
+    }}
+  }}
+}}
+"""
+KINDS = {  # kind: (zero_grad at the top, divide, clip per micro-batch)
+    "clean": ("", " / accum_steps", ""),
+    "missing-division": ("", "", ""),
+    "misplaced-zero-grad": ("    opt.zero_grad();\n", " / accum_steps", ""),
+    "clip-per-micro-batch": ("", " / accum_steps",
+                             "    torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);\n"),
+}
+PLAIN = """// Generated utility code without a training loop.
+#include <vector>
+#include "util_{group}.h"
+
+int sum_{index}(const std::vector<int> &values) {{
+  int total = 0;  // no loss.backward() or optimizer.step() here
+  for (int value : values) total += value * {index};
+  return total + util_{group}();
+}}
+"""
+
+
+def measure(command, cwd=None):
+    """(wall seconds, peak RSS in MiB, exit status) of one command."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def measure_parallel(commands):
+    """Wall seconds of commands run at once (one process per command)."""
+    start = time.perf_counter()
+    processes = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for c in commands]
+    for process in processes:
+        process.wait()
+    return time.perf_counter() - start
+
+
+def alternate(k, named):
+    """Runs each named thunk k times, round-robin; medians by name."""
+    samples = {name: [] for name in named}
+    for _ in range(k):
+        for name, thunk in named.items():
+            samples[name].append(thunk())
+    return samples
+
+
+def median(values, index=None):
+    return statistics.median(v[index] if index is not None else v for v in values)
+
+
+def generate(directory, tus, plain_files):
+    project = os.path.join(directory, "project")
+    os.makedirs(project)
+    kinds = list(KINDS)
+    files = []
+    for index in range(tus):
+        kind = kinds[index % len(kinds)]
+        zero_top, divide, clip = KINDS[kind]
+        path = os.path.join(project, f"loop_{index:02d}.cpp")
+        with open(path, "w") as f:
+            f.write(TU.format(index=index, kind=kind, width=4 + index, steps=2 + index % 5,
+                              zero_top=zero_top, divide=divide, clip=clip))
+        files.append(path)
+    commands = [{"directory": project, "file": path,
+                 "command": f"clang++ -std=c++17 -I{TORCH} -c {path} -o {path}.o"}
+                for path in files]
+    with open(os.path.join(project, "compile_commands.json"), "w") as f:
+        json.dump(commands, f, indent=1)
+    plain = os.path.join(directory, "plain")
+    os.makedirs(plain)
+    for group in range(20):
+        with open(os.path.join(plain, f"util_{group}.h"), "w") as f:
+            f.write(f"#pragma once\ninline int util_{group}() {{ return {group}; }}\n")
+    plain_paths = []
+    for index in range(plain_files):
+        path = os.path.join(plain, f"plain_{index:04d}.cpp")
+        with open(path, "w") as f:
+            f.write(PLAIN.format(index=index, group=index % 20))
+        plain_paths.append(path)
+    return project, files, plain_paths
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gradlint", default=os.path.join(ROOT, "build", "bin", "gradlint"))
+    parser.add_argument("--tidy-plugin", default=os.path.join(ROOT, "build", "lib",
+                                                              "libGradlintTidy.so"))
+    parser.add_argument("-k", type=int, default=3)
+    parser.add_argument("--project-k", type=int, default=1)
+    parser.add_argument("--tus", type=int, default=20)
+    parser.add_argument("--plain-files", type=int, default=2000)
+    parser.add_argument("--keep", help="generate into this directory and keep it")
+    args = parser.parse_args()
+    gradlint = os.path.abspath(args.gradlint)
+    if not os.path.exists(os.path.join(TORCH, "torch", "torch.h")):
+        raise SystemExit(f"benchmark needs the real LibTorch headers in {TORCH}")
+
+    directory = args.keep or tempfile.mkdtemp(prefix="gradlint-bench-")
+    os.makedirs(directory, exist_ok=True)
+    project, files, plain = generate(directory, args.tus, args.plain_files)
+    cache = os.path.join(directory, "cache")
+    one = files[1]  # a buggy TU
+    real_args = ["--", "-std=c++17", f"-I{TORCH}"]
+    rows = []
+
+    def row(name, ours, theirs, target, lower_is_better=True, unit="s"):
+        ratio = ours / theirs if theirs else float("inf")
+        if target is None:
+            rows.append((name, f"{ours:.2f} {unit}", f"{theirs:.2f} {unit}", f"{ratio:.2f}x",
+                         "-", ""))
+            return
+        ok = ratio <= target if lower_is_better else ratio >= target
+        rows.append((name, f"{ours:.2f} {unit}", f"{theirs:.2f} {unit}", f"{ratio:.2f}x",
+                     f"{'<=' if lower_is_better else '>='} {target}x", "PASS" if ok else "MISS"))
+
+    # Warm the cache for the single TU and the project (not measured).
+    subprocess.run([gradlint, f"--cache-dir={cache}", one, *real_args], capture_output=True)
+    subprocess.run([gradlint, f"--cache-dir={cache}", one, "--", "-std=c++17"], capture_output=True)
+
+    # (a) + (e): one real-header TU, gradlint warm vs clang -fsyntax-only.
+    single = alternate(args.k, {
+        "gradlint-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, *real_args]),
+        "clang": lambda: measure(["clang++-19", "-fsyntax-only", "-std=c++17", f"-I{TORCH}", one]),
+        "gradlint-nocache": lambda: measure([gradlint, "--no-cache", one, *real_args]),
+        "api-model-nocache": lambda: measure([gradlint, "--no-cache", one, "--", "-std=c++17"]),
+        "api-model-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, "--",
+                                           "-std=c++17"]),
+    })
+    warm, clang = single["gradlint-warm"], single["clang"]
+    row("(a) 1 real-header TU: gradlint (warm cache) / clang++ -fsyntax-only",
+        median(warm, 0), median(clang, 0), 1.10)
+    row("(a') 1 real-header TU: gradlint --no-cache / clang++ -fsyntax-only",
+        median(single["gradlint-nocache"], 0), median(clang, 0), 1.10)
+    row("(d) real-header TU / API-model TU, both --no-cache",
+        median(single["gradlint-nocache"], 0), median(single["api-model-nocache"], 0), 20,
+        lower_is_better=False)
+    row("(d') real-header TU / API-model TU, both warm cache",
+        median(warm, 0), median(single["api-model-warm"], 0), 20, lower_is_better=False)
+    row("(e) peak RSS per TU: gradlint (warm) / clang++ -fsyntax-only",
+        median(warm, 1), median(clang, 1), 1.2, unit="MiB")
+    row("(e') peak RSS per TU: gradlint --no-cache / clang++ -fsyntax-only",
+        median(single["gradlint-nocache"], 1), median(clang, 1), 1.2, unit="MiB")
+
+    # (b) + (f): the project; clang-tidy as two processes over halves, like -j2.
+    half = (len(files) + 1) // 2
+    tidy = ["clang-tidy-19", f"-load={os.path.abspath(args.tidy_plugin)}", "-checks=-*,accum-*",
+            "-p", project, "--quiet"]
+    project_cache = os.path.join(directory, "project-cache")
+
+    def cold():
+        shutil.rmtree(project_cache, ignore_errors=True)
+        return measure([gradlint, f"--cache-dir={project_cache}", "-j2", *files])[0]
+
+    projects = alternate(args.project_k, {
+        "gradlint-cold": cold,
+        "gradlint-warm-j2": lambda: measure([gradlint, f"--cache-dir={project_cache}", "-j2",
+                                             *files])[0],
+        "clang-tidy": lambda: measure_parallel([tidy + files[:half], tidy + files[half:]]),
+        "gradlint-warm-j1": lambda: measure([gradlint, f"--cache-dir={project_cache}", "-j1",
+                                             *files])[0],
+    })
+    tidy_median = median(projects["clang-tidy"])
+    row(f"(b) {len(files)} TUs: gradlint -j2 cold cache / clang-tidy-19 plugin x2",
+        median(projects["gradlint-cold"]), tidy_median, 0.4)
+    row(f"(b') {len(files)} TUs: gradlint -j2 warm cache / clang-tidy-19 plugin x2",
+        median(projects["gradlint-warm-j2"]), tidy_median, 0.4)
+    row(f"(f) {len(files)} TUs warm: gradlint -j2 / -j1",
+        median(projects["gradlint-warm-j2"]), median(projects["gradlint-warm-j1"]), None)
+
+    # (c): the prefilter's skip path over plain files.
+    prefilter = alternate(args.k, {"plain": lambda: measure([gradlint, "--no-cache", *plain])[0]})
+    seconds = median(prefilter["plain"])
+    rate = len(plain) / seconds
+    rows.append((f"(c) prefilter: {len(plain)} files without a training loop",
+                 f"{rate:.0f} files/s", f"{seconds:.2f} s", "", ">= 200 files/s",
+                 "PASS" if rate >= 200 else "MISS"))
+
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    print(f"machine: {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu}, "
+          f"{platform.system()} {platform.release()}, load {os.getloadavg()[0]:.1f}")
+    print(f"runs: k={args.k} per single-TU figure, {args.project_k} per project figure; medians")
+    header = ("measurement", "gradlint", "reference", "ratio", "target", "")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    for r in [header] + rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(r, widths)).rstrip())
+    if not args.keep:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""The precompiled-preamble cache and the prefilter: the same findings with
+and without the cache, invalidation by header content and flags, corrupt
+cache files, two processes on one cache, an unusable cache directory, and
+the prefilter's skips (never a positive case or a buggy example).
+
+usage: cache_tests.py <gradlint> <source dir>
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+GRADLINT = os.path.abspath(sys.argv[1])
+SOURCE = os.path.abspath(sys.argv[2])
+REAL_TORCH = "/usr/include/torch/csrc/api/include"
+results = {"passed": 0, "failed": 0}
+
+
+def run(*args, cwd=None):
+    return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def check(name, condition, detail=""):
+    if condition:
+        results["passed"] += 1
+    else:
+        results["failed"] += 1
+        print(f"FAIL {name}: {str(detail)[:2000]}")
+
+
+def findings(result):
+    """What a run found, comparable across runs."""
+    try:
+        document = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return ("unparsable", result.stdout, result.stderr)
+    return (result.returncode, json.dumps(document["diagnostics"], sort_keys=True),
+            json.dumps(document["errors"], sort_keys=True))
+
+
+def pch_files(cache):
+    return sorted(glob.glob(os.path.join(cache, "*.pch")))
+
+
+LOOP_HEADER = """// A training loop in a project header, in the include prefix.
+#pragma once
+#include <torch/torch.h>
+
+inline void header_train(torch::nn::Linear model, torch::optim::SGD &opt,
+                         std::vector<torch::Tensor> &xs) {
+  const int accum_steps = 4;
+  for (size_t i = 0; i < xs.size(); ++i) {
+#ifdef DIVIDE
+    auto loss = model->forward(xs[i]).sum() / accum_steps;
+#else
+    auto loss = model->forward(xs[i]).sum();
+#endif
+    loss.backward();
+    if ((i + 1) % accum_steps == 0) {
+      opt.step();
+      opt.zero_grad();
+    }
+  }
+}
+"""
+MAIN = """// Uses the header's loop.
+#include <torch/torch.h>
+#include "loop.h"
+
+int main() { return 0; }
+"""
+
+
+def project(tmp):
+    with open(os.path.join(tmp, "loop.h"), "w") as f:
+        f.write(LOOP_HEADER)
+    main = os.path.join(tmp, "main.cpp")
+    with open(main, "w") as f:
+        f.write(MAIN)
+    return main
+
+
+def test_identical_findings():
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))
+    for check_dir in sorted(glob.glob(os.path.join(SOURCE, "test_cases", "accum-*")))[:3]:
+        files += sorted(glob.glob(os.path.join(check_dir, "positive_*.cpp")))[:1]
+        files += sorted(glob.glob(os.path.join(check_dir, "negative_*.cpp")))[:1]
+    with tempfile.TemporaryDirectory() as cache:
+        reference = findings(run("--no-cache", "--format=json", "-j2", *files))
+        cold = run(f"--cache-dir={cache}", "--format=json", "-j2", *files)
+        check("a PCH is written to --cache-dir", len(pch_files(cache)) >= 1, os.listdir(cache))
+        warm = run(f"--cache-dir={cache}", "--format=json", "--verbose", "-j2", *files)
+        check("cold cache: same findings as --no-cache", findings(cold) == reference,
+              (findings(cold), reference))
+        check("warm cache: same findings as --no-cache", findings(warm) == reference,
+              (findings(warm), reference))
+        check("warm cache reuses every PCH", " 0 built" in warm.stderr and
+              f"{len(files)} reused" in warm.stderr, warm.stderr)
+
+
+def test_real_headers():
+    if not os.path.exists(os.path.join(REAL_TORCH, "torch", "torch.h")):
+        print("note: no real LibTorch headers; skipping the real-header check")
+        return
+    example = os.path.join(SOURCE, "examples", "mnist_accumulation_buggy.cpp")
+    args = ["--format=json", example, "--", "-std=c++17", f"-I{REAL_TORCH}"]
+    with tempfile.TemporaryDirectory() as cache:
+        reference = findings(run("--no-cache", *args))
+        run(f"--cache-dir={cache}", *args)
+        warm = run(f"--cache-dir={cache}", "--verbose", *args)
+        check("real headers: warm cache reused", "1 reused" in warm.stderr, warm.stderr)
+        check("real headers: same findings with the cache", findings(warm) == reference,
+              (findings(warm), reference))
+        check("real headers: the example has findings", reference[0] == 1, reference)
+
+
+def test_header_change_invalidates():
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        first = run(f"--cache-dir={cache}", "--format=json", main)
+        check("header loop: finding without the division", first.returncode == 1, first.stdout)
+        # A different size: clang's size/mtime check must see the change.
+        with open(os.path.join(tmp, "loop.h"), "w") as f:
+            f.write(LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVIDE"))
+        second = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("changed header: the finding is gone", second.returncode == 0,
+              (second.stdout, second.stderr))
+        check("changed header: no error", '"errors": []' in second.stdout.replace("\n", "")
+              or not json.loads(second.stdout)["errors"], second.stdout)
+        time.sleep(1.1)  # the same size again: the mtime must differ
+        with open(os.path.join(tmp, "loop.h"), "w") as f:
+            f.write(LOOP_HEADER)
+        third = run(f"--cache-dir={cache}", "--format=json", main)
+        check("header changed back: the finding is back", third.returncode == 1, third.stdout)
+
+
+def test_flag_changes_meaning():
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        for defines, expected in (([], 1), (["-DDIVIDE"], 0), ([], 1), (["-DDIVIDE"], 0)):
+            result = run(f"--cache-dir={cache}", "--format=json", main, "--", "-std=c++17",
+                         *defines)
+            check(f"flags {defines}: exit {expected}", result.returncode == expected,
+                  (result.stdout, result.stderr))
+        check("two flag sets: two PCHs", len(pch_files(cache)) == 2, os.listdir(cache))
+
+
+def test_corrupt_cache_survived():
+    example = os.path.join(SOURCE, "examples", "trainer_class_buggy.cpp")
+    with tempfile.TemporaryDirectory() as cache:
+        reference = findings(run("--no-cache", "--format=json", example))
+        run(f"--cache-dir={cache}", "--format=json", example)
+        for damage in ("truncate", "garbage", "empty"):
+            for pch in pch_files(cache):
+                size = os.path.getsize(pch)
+                with open(pch, "r+b") as f:
+                    if damage == "truncate":
+                        f.truncate(size // 2)
+                    elif damage == "garbage":
+                        f.seek(size // 3)
+                        f.write(os.urandom(4096))
+                    else:
+                        f.truncate(0)
+            result = run(f"--cache-dir={cache}", "--format=json", "--verbose", example)
+            check(f"{damage} PCH: same findings", findings(result) == reference,
+                  (findings(result), reference, result.stderr))
+            check(f"{damage} PCH: rebuilt", "1 built" in result.stderr, result.stderr)
+            again = run(f"--cache-dir={cache}", "--format=json", "--verbose", example)
+            check(f"{damage} PCH: reused after the rebuild", "1 reused" in again.stderr,
+                  again.stderr)
+
+
+def test_two_processes_share_a_cache():
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
+    reference = findings(run("--no-cache", "--format=json", *files))
+    with tempfile.TemporaryDirectory() as cache:
+        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--format=json", *files],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for _ in range(2)]
+        for index, process in enumerate(processes):
+            stdout, stderr = process.communicate()
+            result = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+            check(f"concurrent process {index}: same findings", findings(result) == reference,
+                  (findings(result), reference))
+        leftovers = [n for n in os.listdir(cache) if ".tmp-" in n]
+        check("no temporary files left", not leftovers, leftovers)
+
+
+def test_unusable_cache_dir():
+    example = os.path.join(SOURCE, "examples", "trainer_class_buggy.cpp")
+    reference = findings(run("--no-cache", "--format=json", example))
+    with tempfile.TemporaryDirectory() as tmp:
+        blocker = os.path.join(tmp, "a-file")
+        open(blocker, "w").close()
+        result = run(f"--cache-dir={os.path.join(blocker, 'cache')}", "--format=json", example)
+        check("unusable cache dir: same findings", findings(result) == reference,
+              (findings(result), reference))
+        errors = [l for l in result.stderr.splitlines() if "error" in l]
+        check("unusable cache dir: a note, no error", not errors and "cache directory" in
+              result.stderr, result.stderr)
+
+
+def test_prefilter():
+    positives = sorted(glob.glob(os.path.join(SOURCE, "test_cases", "accum-*", "positive_*.cpp")))
+    positives += sorted(glob.glob(os.path.join(SOURCE, "examples", "*_buggy.cpp")))
+    with tempfile.TemporaryDirectory() as cache:
+        result = run(f"--cache-dir={cache}", "--verbose", "-j2", *positives)
+        check("positive cases and buggy examples are never skipped",
+              "skipped 0 file(s)" in result.stderr, result.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            main = project(tmp)  # step and backward only in the project header
+            skipped = []
+            for index in range(20):
+                path = os.path.join(tmp, f"plain_{index}.cpp")
+                with open(path, "w") as f:
+                    f.write('#include <vector>\n// loss.backward(); optimizer.step();\n'
+                            'const char *text = "backward step";\n'
+                            f'int plain_{index}(std::vector<int> v) {{ return v.size(); }}\n')
+                skipped.append(path)
+            mixed = run(f"--cache-dir={cache}", "--verbose", "--format=json", main, *skipped)
+            check("prefilter: 20 plain files skipped", "skipped 20 file(s)" in mixed.stderr,
+                  mixed.stderr)
+            check("prefilter: the header's loop is still found", mixed.returncode == 1,
+                  (mixed.stdout, mixed.stderr))
+            everything = run(f"--cache-dir={cache}", "--verbose", "--no-prefilter", *skipped)
+            check("--no-prefilter parses every file", "skipped 0 file(s)" in everything.stderr
+                  and everything.returncode == 0, everything.stderr)
+
+
+def main():
+    for test in (test_identical_findings, test_real_headers, test_header_change_invalidates,
+                 test_flag_changes_meaning, test_corrupt_cache_survived,
+                 test_two_processes_share_a_cache, test_unusable_cache_dir, test_prefilter):
+        test()
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    return 1 if results["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
