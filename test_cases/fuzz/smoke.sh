@@ -27,9 +27,6 @@ cmake --build "$build" --target gradlint_model_fuzzer -j 2
 fuzzer="$build/bin/gradlint_model_fuzzer"
 echo "smoke: fuzzer built in $((SECONDS - start)) s"
 
-# libFuzzer's own leak check would flag memory that Clang keeps for the
-# process; ours is covered by the ASan build's tests.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 mapfile -t regressions < <(find "$here/regressions" -type f | sort)
