@@ -19,9 +19,10 @@ seconds="${2:-60}"
 start=$SECONDS
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # No CUDA backend and no tests: the fuzzer needs neither.
+  mkdir -p "$build"
   CC=clang-19 CXX=clang++-19 cmake -S "$repo" -B "$build" -G Ninja -DGRADLINT_FUZZ=ON \
-    -DGRADLINT_RUNTIME_CUDA=OFF -DBUILD_TESTING=OFF > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; exit 1; }
+    -DGRADLINT_RUNTIME_CUDA=OFF -DBUILD_TESTING=OFF > "$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log"; exit 1; }
 fi
 cmake --build "$build" --target gradlint_model_fuzzer -j 2
 fuzzer="$build/bin/gradlint_model_fuzzer"
