@@ -55,7 +55,7 @@ run_start=$SECONDS
 set +e
 "$fuzzer" "$corpus" -dict="$here/training.dict" -max_total_time="$seconds" -timeout=20 \
   -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 |
-  tee "$build/fuzz-smoke.log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)|stat::|ERROR|SUMMARY'
+  tee "$build/fuzz-smoke.log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)|Seed:|stat::|ERROR|SUMMARY'
 status=${PIPESTATUS[0]}
 set -e
 echo "smoke: fuzzed ${seconds} s (run took $((SECONDS - run_start)) s, total $((SECONDS - start)) s), exit status $status"
