@@ -231,7 +231,9 @@ void ValueFacts::aliasDecls(ResolvedExpr value,
 
 std::optional<int64_t> ValueFacts::constantInt(ResolvedExpr value) const {
   std::optional<double> number = constantNumber(value);
-  if (!number || *number != static_cast<double>(static_cast<int64_t>(*number)))
+  // Casting a double outside int64_t's range (1e300, inf, NaN) is undefined.
+  if (!number || !(*number >= -0x1p63 && *number < 0x1p63) ||
+      *number != static_cast<double>(static_cast<int64_t>(*number)))
     return std::nullopt;
   return static_cast<int64_t>(*number);
 }

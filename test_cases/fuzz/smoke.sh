@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the model fuzzer with clang++-19 (only it and the libraries it links)
+# and runs it: every file of regressions/ once, then SECONDS of fuzzing from
+# the seed corpus (test cases and examples, copied to a scratch folder).
+#
+#   usage: smoke.sh [--regressions-only] [BUILD_DIR [SECONDS]]
+#          BUILD_DIR defaults to <repo>/build-fuzz, SECONDS to 60.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+regressions_only=0
+if [[ "${1:-}" == "--regressions-only" ]]; then
+  regressions_only=1
+  shift
+fi
+build="${1:-$repo/build-fuzz}"
+seconds="${2:-60}"
+
+start=$SECONDS
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  # No CUDA backend and no tests: the fuzzer needs neither.
+  mkdir -p "$build"
+  CC=clang-19 CXX=clang++-19 cmake -S "$repo" -B "$build" -G Ninja -DGRADLINT_FUZZ=ON \
+    -DGRADLINT_RUNTIME_CUDA=OFF -DBUILD_TESTING=OFF > "$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log"; exit 1; }
+fi
+cmake --build "$build" --target gradlint_model_fuzzer -j 2
+fuzzer="$build/bin/gradlint_model_fuzzer"
+echo "smoke: fuzzer built in $((SECONDS - start)) s"
+
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+
+mapfile -t regressions < <(find "$here/regressions" -type f | sort)
+if ((${#regressions[@]} == 0)); then
+  echo "smoke: no files in $here/regressions"
+  exit 1
+fi
+if ! "$fuzzer" -rss_limit_mb=4096 -timeout=20 "${regressions[@]}" > "$build/fuzz-regressions.log" 2>&1; then
+  tail -n 60 "$build/fuzz-regressions.log"
+  echo "smoke: a regression input fails the fuzzer"
+  exit 1
+fi
+echo "smoke: ${#regressions[@]} regression inputs ran without a crash"
+((regressions_only)) && exit 0
+
+corpus="$(mktemp -d)"
+trap 'rm -rf "$corpus"' EXIT
+# Folder-prefixed names: several checks have cases of the same name.
+for seed in "$repo"/test_cases/accum-*/*.cpp "$repo"/examples/*.cpp; do
+  cp "$seed" "$corpus/$(basename "$(dirname "$seed")")__$(basename "$seed")"
+done
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+run_start=$SECONDS
+set +e
+"$fuzzer" "$corpus" -dict="$here/training.dict" -max_total_time="$seconds" -timeout=20 \
+  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 |
+  tee "$build/fuzz-smoke.log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE|pulse)|Seed:|stat::|ERROR|SUMMARY'
+status=${PIPESTATUS[0]}
+set -e
+echo "smoke: fuzzed ${seconds} s (run took $((SECONDS - run_start)) s, total $((SECONDS - start)) s), exit status $status"
+if ((status != 0)); then
+  echo "smoke: the fuzzer failed; inputs in $artifacts, log in $build/fuzz-smoke.log"
+  tail -n 60 "$build/fuzz-smoke.log"
+fi
+exit "$status"
