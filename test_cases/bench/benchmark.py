@@ -169,6 +169,12 @@ def main():
         "api-model-nocache": lambda: measure([gradlint, "--no-cache", one, "--", "-std=c++17"]),
         "api-model-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, "--",
                                            "-std=c++17"]),
+        # In-process: the parse without the isolated child's process start.
+        "gradlint-warm-inprocess": lambda: measure([gradlint, "--no-isolation",
+                                                    f"--cache-dir={cache}", one, *real_args]),
+        "api-model-warm-inprocess": lambda: measure([gradlint, "--no-isolation",
+                                                     f"--cache-dir={cache}", one, "--",
+                                                     "-std=c++17"]),
     })
     warm, clang = single["gradlint-warm"], single["clang"]
     row("(a) 1 real-header TU: gradlint (warm cache) / clang++ -fsyntax-only",
@@ -180,6 +186,9 @@ def main():
         lower_is_better=False)
     row("(d') real-header TU / API-model TU, both warm cache",
         median(warm, 0), median(single["api-model-warm"], 0), 20, lower_is_better=False)
+    row("(d'') the same, warm cache, --no-isolation (no process start)",
+        median(single["gradlint-warm-inprocess"], 0),
+        median(single["api-model-warm-inprocess"], 0), 20, lower_is_better=False)
     row("(e) peak RSS per TU: gradlint (warm) / clang++ -fsyntax-only",
         median(warm, 1), median(clang, 1), 1.2, unit="MiB")
     row("(e') peak RSS per TU: gradlint --no-cache / clang++ -fsyntax-only",
