@@ -120,18 +120,6 @@ Diagnostic diagnosticFrom(const Json &json) {
   return d;
 }
 
-Json loopRunJson(const LoopRun &run) {
-  return {{"file", run.file},
-          {"line", run.line},
-          {"program", run.program},
-          {"accumulation_steps", run.accumulationSteps},
-          {"world_size", run.worldSize},
-          {"windows", run.windows},
-          {"parameters", run.parameters},
-          {"problem", run.problem},
-          {"seconds", run.seconds}};
-}
-
 LoopRun loopRunFrom(const Json &json) {
   LoopRun run;
   json.at("file").get_to(run.file);
@@ -160,7 +148,7 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                       {"column", error.column}});
   Json runs = Json::array();
   for (const LoopRun &run : analysis.loopRuns)
-    runs.push_back(loopRunJson(run));
+    runs.push_back(loopRunToJson(run));
   Json json = {{"diagnostics", std::move(diagnostics)},
                {"errors", std::move(errors)},
                {"used_api_model", analysis.usedApiModel},

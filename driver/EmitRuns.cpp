@@ -40,20 +40,25 @@ LoopRun runLoopAsWritten(const TrainingLoop &loop, const ValueFacts &facts, int 
   return run;
 }
 
+nlohmann::json loopRunToJson(const LoopRun &run) {
+  return {{"file", run.file},
+          {"line", run.line},
+          {"program", run.program},
+          {"accumulation_steps", run.accumulationSteps},
+          {"world_size", run.worldSize},
+          {"windows", run.windows},
+          {"parameters", run.parameters},
+          {"problem", run.problem},
+          {"seconds", run.seconds}};
+}
+
 std::optional<std::string> writeLoopRuns(const std::vector<LoopRun> &runs,
                                          const std::string &path) {
   nlohmann::json array = nlohmann::json::array();
   for (const LoopRun &run : runs) {
-    nlohmann::json entry = {{"file", run.file},
-                            {"line", run.line},
-                            {"program", run.program},
-                            {"accumulation_steps", run.accumulationSteps},
-                            {"world_size", run.worldSize},
-                            {"windows", run.windows},
-                            {"parameters", run.parameters},
-                            {"seconds", run.seconds}};
-    if (!run.problem.empty())
-      entry["problem"] = run.problem;
+    nlohmann::json entry = loopRunToJson(run);
+    if (run.problem.empty())
+      entry.erase("problem");
     array.push_back(std::move(entry));
   }
   return writeFileAtomically(path, array.dump(1) + "\n", "the loop runs");

@@ -8,6 +8,8 @@
 
 #include "kernels/Backend.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +36,9 @@ LoopRun runLoopAsWritten(const TrainingLoop &loop, const ValueFacts &facts, int 
                          const runtime::Backend &backend);
 
 /// Writes the runs as a JSON array, atomically (a temporary file, then rename).
+/// Every field of a run, as written by --emit-runs and sent by isolated children.
+nlohmann::json loopRunToJson(const LoopRun &run);
+
 std::optional<std::string> writeLoopRuns(const std::vector<LoopRun> &runs,
                                          const std::string &path);
 
