@@ -270,7 +270,13 @@ std::optional<ParsedGuard> parse(const Expr *condition, const SubstFrame *frame,
 
 std::optional<ParsedGuard> parseGuard(const Expr *condition, const SubstFrame *frame,
                                       bool negated, ValueFacts &facts) {
-  return parse(condition, frame, negated, facts, 0);
+  std::optional<ParsedGuard> guard = parse(condition, frame, negated, facts, 0);
+  // `% 0` is undefined and `% -3` would turn the fix "divide by N" into a sign
+  // flip: a window of a constant N <= 0 is not an accumulation window.
+  if (guard && guard->pattern.steps.expr)
+    if (auto steps = facts.constantInt(guard->pattern.steps); steps && *steps <= 0)
+      return std::nullopt;
+  return guard;
 }
 
 int64_t canonicalResidue(int64_t residue, std::optional<int64_t> steps) {
