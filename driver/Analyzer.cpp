@@ -99,11 +99,30 @@ struct TranslationUnitJob {
   ConfirmTarget confirm;
 };
 
+/// Whether namespace torch comes from the bundled API model's headers.
+bool torchDeclaredByApiModel(clang::ASTContext &context) {
+  auto found = context.getTranslationUnitDecl()->lookup(&context.Idents.get("torch"));
+  if (found.empty())
+    return false;
+  const clang::SourceManager &sources = context.getSourceManager();
+  llvm::StringRef file = sources.getFilename(sources.getSpellingLoc(found.front()->getLocation()));
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(file, real))
+    real = file;
+  llvm::SmallString<256> modelDir;
+  if (llvm::sys::fs::real_path(CompilationSetup::apiModelDir(), modelDir))
+    modelDir = CompilationSetup::apiModelDir();
+  return llvm::StringRef(real).starts_with(modelDir);
+}
+
 class AnalysisConsumer : public clang::ASTConsumer {
 public:
   explicit AnalysisConsumer(const TranslationUnitJob &job) : job_(job) {}
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
+    // The API model was on the include path; say so only if the file used it.
+    if (job_.out.usedApiModel)
+      job_.out.usedApiModel = torchDeclaredByApiModel(context);
     if (context.getDiagnostics().hasErrorOccurred())
       return; // reported as a parse error
     // Fix-its ask for parents; a parent map of the user's declarations alone
@@ -315,6 +334,7 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
   if (!unsavedContents &&
       prefilterSkips(std::string(absolute), contents, command, setup, dumpModel, confirm)) {
     result.skipped = true;
+    result.usedApiModel = false;
     return result;
   }
   PreambleCache *cache = unsavedContents ? nullptr : setup.preambleCache();

@@ -141,6 +141,15 @@ def test_compilation_database_and_dedup():
 def test_api_model_note():
     result = run(BUGGY)
     check("api model note on stderr", "bundled LibTorch API model" in result.stderr, result.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = os.path.join(tmp, "plain.cpp")
+        with open(plain, "w") as f:
+            f.write("#include <vector>\nint sum(const std::vector<int> &v) { return v.size(); }\n"
+                    "void step() {}\nvoid backward() {}\n")  # not skipped by the prefilter
+        without_torch = run("--no-cache", plain, "--", "-std=c++17")
+        check("no api model note for a file that does not include torch",
+              without_torch.returncode == 0 and "API model" not in without_torch.stderr,
+              without_torch.stderr)
 
 
 def test_progress_line():
