@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -59,8 +60,12 @@ void crashForTestIfAsked(const std::string &file) {
     std::string mode = item.substr(0, colon), substring = item.substr(colon + 1);
     if (substring.empty() || file.find(substring) == std::string::npos)
       continue;
-    if (mode == "segv")
-      std::raise(SIGSEGV);
+    if (mode == "segv") {
+      // A real fault, as a bug would cause: a raised SIGSEGV would return from
+      // LLVM's stack-trace handler instead of killing the process.
+      volatile int *wild = reinterpret_cast<volatile int *>(std::uintptr_t{16});
+      *wild = 1;
+    }
     if (mode == "abort")
       std::abort();
     if (mode == "hang")
@@ -154,6 +159,39 @@ void restrictToChildFile(const ChildRequest &child, Options &options) {
   options.jobs = 1;
 }
 
+/// A temporary file for a child's stderr. Removed unless keep() is called.
+class ChildLog {
+public:
+  ChildLog() {
+    if (llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", fd, path))
+      fd = -1;
+  }
+  ~ChildLog() {
+    closeDescriptor();
+    if (!kept_ && !path.empty())
+      llvm::sys::fs::remove(path);
+  }
+  void closeDescriptor() {
+    if (fd >= 0)
+      ::close(fd);
+    fd = -1;
+  }
+  /// "; its output (a stack trace) is in <path>" when the child wrote anything.
+  std::string keep() {
+    uint64_t size = 0;
+    if (path.empty() || llvm::sys::fs::file_size(path, size) || size == 0)
+      return "";
+    kept_ = true;
+    return "; its output (a stack trace) is in " + std::string(path);
+  }
+
+  int fd = -1;
+  llvm::SmallString<128> path;
+
+private:
+  bool kept_ = false;
+};
+
 int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse) {
   // Die with the parent (a killed gradlint leaves no analyses running).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -207,18 +245,23 @@ FileAnalysis Isolator::analyse(const std::string &file,
     argv.push_back(argument.data());
   argv.push_back(nullptr);
 
+  // The child reports through its result descriptor only; what Clang or a
+  // crash handler prints goes to a log that is kept only if the analysis fails.
+  ChildLog log;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  // The child reports through its result descriptor only; what Clang or a
-  // crash handler prints is not part of gradlint's output.
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  if (log.fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, log.fd, 2);
+  else
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, writeFd, kChildResultFd);
   pid_t pid = 0;
   int spawned = posix_spawn(&pid, executable_.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(writeFd);
+  log.closeDescriptor();
   if (spawned != 0) {
     ::close(readFd);
     return cannotStart(executable_.c_str(), spawned);
@@ -262,13 +305,15 @@ FileAnalysis Isolator::analyse(const std::string &file,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timedOut)
-    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s");
+    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s" +
+                            log.keep());
   if (WIFSIGNALED(status))
     return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
-                            "); the other files were analysed");
+                            "); the other files were analysed" + log.keep());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return failed(file, "analysis failed (the analysis process exited with status " +
-                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
+                            log.keep());
   FileAnalysis analysis;
   if (auto error = decodeAnalysis(bytes, analysis))
     return failed(file, "analysis returned an unreadable result: " + *error);

@@ -11,6 +11,9 @@
 #include "Output.h"
 #include "Plot.h"
 #include "PreambleCache.h"
+
+#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Signals.h"
 #include "Progress.h"
 #include "Rules.h"
 #include "Suppressions.h"
@@ -80,6 +83,11 @@ int usageError(const std::string &message) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A crash prints Clang's stack trace and what it was parsing (an isolated
+  // child's goes to the log its error message names).
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
+  llvm::setBugReportMsg("gradlint crashed. Please report it with the file it was analysing "
+                        "and this stack trace.\n");
   // `gradlint lsp`: the language server; it is configured by the editor
   // (initializationOptions), not by command-line options.
   if (argc >= 2 && std::string(argv[1]) == "lsp") {

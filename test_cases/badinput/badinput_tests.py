@@ -13,6 +13,7 @@ usage: badinput_tests.py <gradlint>
 import glob
 import json
 import os
+import re
 import random
 import stat
 import subprocess
@@ -299,8 +300,15 @@ def test_crash_and_timeout(tmp, good):
                                                   "hang:hangs_here")
     expect_one_error("crash in one TU", [crashing, good], crashing, good, env=env,
                      message="analysis crashed (Segmentation fault); the other files were analysed")
-    expect_one_error("abort in one TU", ["-j2", aborting, good], aborting, good, env=env,
-                     message="analysis crashed (Aborted)")
+    crash_result = expect_one_error("abort in one TU", ["-j2", aborting, good], aborting, good,
+                                    env=env, message="analysis crashed (Aborted)")
+    log = re.search(r"its output \(a stack trace\) is in (\S+)$", error_lines(crash_result)[0])
+    check("crash: the error names a log with the child's stack trace",
+          log is not None and os.path.exists(log.group(1)) and
+          re.search(r"^ *#\d+ 0x[0-9a-f]+ ", open(log.group(1)).read(), re.M) is not None,
+          error_lines(crash_result))
+    if log:
+        os.remove(log.group(1))
     started = time.time()
     expect_one_error("time-out in one TU", ["--timeout=2", hanging, good], hanging, good, env=env,
                      message="analysis timed out after 2 s", limit=60)
