@@ -37,6 +37,14 @@ public:
   /// The command for one file (absolute path). Thread-safe.
   FileCommand commandFor(const std::string &file);
 
+  /// Makes commandFor(file) return `command` without consulting a database:
+  /// an isolated child gets its command from the parent instead of
+  /// re-reading a possibly huge compile_commands.json.
+  void presetCommand(const std::string &file, FileCommand command);
+
+  /// The file's absolute path with dots removed, as commandFor expects it.
+  static std::string absolutePath(const std::string &file);
+
   /// Where the bundled API model lives.
   static std::string apiModelDir();
 
@@ -52,9 +60,14 @@ private:
   std::unique_ptr<PreambleCache> preambleCache_;
   std::unique_ptr<Prefilter> prefilter_;
   std::mutex mutex_;
+  std::map<std::string, FileCommand> preset_;
   /// Auto-detected databases, by the directory they were searched from.
   std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
 };
+
+/// A command as one JSON text, and back (nullopt: not a command's JSON).
+std::string encodeCommand(const FileCommand &command);
+std::optional<FileCommand> decodeCommand(const std::string &text);
 
 /// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.
 bool headerReachable(const std::vector<std::string> &args, const std::string &directory,

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -29,6 +30,9 @@ namespace {
 const char kChildFileFlag[] = "--internal-analyse-one=";
 const char kResultFdFlag[] = "--internal-result-fd=";
 const char kParentPidFlag[] = "--internal-parent-pid=";
+const char kCommandFdFlag[] = "--internal-command-fd=";
+/// The child reads its compile command here (a memfd: any size, no blocking).
+constexpr int kChildCommandFd = 4;
 /// The child's result pipe: a fixed descriptor number above stdio.
 constexpr int kChildResultFd = 3;
 /// Clang's parser and the model recurse over the AST; 10,000 nested `if`s
@@ -130,6 +134,23 @@ int highDescriptor(int fd) {
 
 } // namespace
 
+/// The whole content of the command memfd the parent passed (empty on error).
+static std::string readCommand(int fd) {
+  std::string text;
+  char chunk[65536];
+  for (off_t offset = 0;;) {
+    ssize_t got = ::pread(fd, chunk, sizeof chunk, offset);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    text.append(chunk, static_cast<size_t>(got));
+    offset += got;
+  }
+  ::close(fd);
+  return text.empty() ? std::string("invalid") : text;
+}
+
 ChildRequest takeChildRequest(std::vector<const char *> &args) {
   ChildRequest child;
   std::vector<const char *> kept;
@@ -142,6 +163,8 @@ ChildRequest takeChildRequest(std::vector<const char *> &args) {
       child.resultFd = std::atoi(arg + std::strlen(kResultFdFlag));
     } else if (i > 0 && startsWith(arg, kParentPidFlag)) {
       child.parentPid = std::atol(arg + std::strlen(kParentPidFlag));
+    } else if (i > 0 && startsWith(arg, kCommandFdFlag)) {
+      child.command = readCommand(std::atoi(arg + std::strlen(kCommandFdFlag)));
     } else {
       kept.push_back(arg);
     }
@@ -157,6 +180,8 @@ void restrictToChildFile(const ChildRequest &child, Options &options) {
   options.fix = options.fixDryRun = false;
   options.exportFixesFile.clear();
   options.jobs = 1;
+  if (!child.command.empty())
+    options.buildPath.clear(); // the parent sent the command: no database to read
 }
 
 /// A temporary file for a child's stderr. Removed unless keep() is called.
@@ -212,7 +237,8 @@ Isolator::Isolator(int argc, char **argv, const Options &options)
 }
 
 FileAnalysis Isolator::analyse(const std::string &file,
-                               const std::function<FileAnalysis()> &inProcess) {
+                               const std::function<FileAnalysis()> &inProcess,
+                               const std::string &command) {
   if (!enabled_)
     return onLargeStack(inProcess);
   auto cannotStart = [&](const char *what, int error) {
@@ -240,6 +266,24 @@ FileAnalysis Isolator::analyse(const std::string &file,
   arguments.insert(dashes, {kChildFileFlag + file,
                             kResultFdFlag + std::to_string(kChildResultFd),
                             kParentPidFlag + std::to_string(getpid())});
+  // The command travels in a memfd: a command line can exceed what argv takes.
+  int commandFd = -1;
+  if (!command.empty()) {
+    commandFd = memfd_create("gradlint-command", MFD_CLOEXEC);
+    if (commandFd >= 0)
+      commandFd = highDescriptor(commandFd); // dup2 onto itself would keep CLOEXEC
+    std::vector<std::uint8_t> bytes(command.begin(), command.end());
+    if (commandFd < 0 || !writeAll(commandFd, bytes)) {
+      int error = errno;
+      if (commandFd >= 0)
+        ::close(commandFd);
+      ::close(readFd);
+      ::close(writeFd);
+      return cannotStart("memfd", error);
+    }
+    arguments.insert(std::find(arguments.begin() + 1, arguments.end(), "--"),
+                     kCommandFdFlag + std::to_string(kChildCommandFd));
+  }
   std::vector<char *> argv;
   for (std::string &argument : arguments)
     argv.push_back(argument.data());
@@ -257,10 +301,14 @@ FileAnalysis Isolator::analyse(const std::string &file,
   else
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, writeFd, kChildResultFd);
+  if (commandFd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, commandFd, kChildCommandFd);
   pid_t pid = 0;
   int spawned = posix_spawn(&pid, executable_.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(writeFd);
+  if (commandFd >= 0)
+    ::close(commandFd);
   log.closeDescriptor();
   if (spawned != 0) {
     ::close(readFd);

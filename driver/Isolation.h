@@ -18,6 +18,7 @@ struct ChildRequest {
   std::string file;   ///< the one file to analyse, as the user wrote it
   int resultFd = -1;  ///< where the encoded FileAnalysis goes
   long parentPid = 0;
+  std::string command; ///< the file's compile command (encodeCommand), if the parent sent it
 };
 
 /// Removes the hidden child flags from `args` (argv) and returns them.
@@ -38,7 +39,9 @@ public:
   Isolator(int argc, char **argv, const Options &options);
 
   /// `inProcess` is the analysis itself, run here when isolation is off.
-  FileAnalysis analyse(const std::string &file, const std::function<FileAnalysis()> &inProcess);
+  /// `command` (encodeCommand) goes to the child, so that it need not look it up.
+  FileAnalysis analyse(const std::string &file, const std::function<FileAnalysis()> &inProcess,
+                       const std::string &command = "");
 
 private:
   std::string executable_;

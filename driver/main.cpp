@@ -228,6 +228,12 @@ int main(int argc, char **argv) {
     CompilationSetup::create(fallback, setup);
   }
 
+  if (child.active && !child.command.empty()) {
+    std::optional<FileCommand> command = decodeCommand(child.command);
+    if (!command)
+      return 3; // not from a gradlint parent
+    setup->presetCommand(CompilationSetup::absolutePath(options.files[0]), std::move(*command));
+  }
   if (child.active)
     return serveChild(child, [&] {
       FileAnalysis analysis =
@@ -251,9 +257,13 @@ int main(int argc, char **argv) {
             skippedWithoutParsing(options.files[i], *setup, options.dumpModel, confirm))
           analyses[i].skipped = true;
         else if (configured[i])
-          analyses[i] = isolator.analyse(options.files[i], [&] {
-            return analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel, confirm);
-          });
+          analyses[i] = isolator.analyse(
+              options.files[i],
+              [&] {
+                return analyseFile(options.files[i], *setup, fileConfigs[i], options.dumpModel,
+                                   confirm);
+              },
+              encodeCommand(setup->commandFor(CompilationSetup::absolutePath(options.files[i]))));
         progress.finished();
       }
     };
