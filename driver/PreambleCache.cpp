@@ -17,6 +17,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -68,6 +69,8 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
   std::vector<std::string> kept;
   for (size_t i = 0; i < args.size(); ++i) {
     llvm::StringRef arg = args[i];
+    if (arg == "--")
+      break; // only inputs follow (inferred database commands end "-- file")
     bool valueOfFlag = i > 0 && llvm::is_contained(takesValue, llvm::StringRef(args[i - 1]));
     if (i > 0 && !valueOfFlag && !arg.starts_with("-") &&
         llvm::any_of(sourceExtensions, [&](const char *ext) { return arg.ends_with(ext); }))
@@ -223,12 +226,13 @@ std::string PreambleCache::defaultDirectory() {
 
 std::vector<std::string> PreambleCache::argsWith(const std::vector<std::string> &args,
                                                  const Preamble &preamble) {
+  std::vector<std::string> extra = {"-Xclang", "-fmodules-validate-system-headers",
+                                    "-include-pch", preamble.pchPath, "-Xclang",
+                                    "-preamble-bytes=" + std::to_string(preamble.prefixBytes) +
+                                        ",1"};
+  // Options go before a "--": what follows it are inputs.
   std::vector<std::string> out = args;
-  for (const char *arg : {"-Xclang", "-fmodules-validate-system-headers", "-include-pch"})
-    out.push_back(arg);
-  out.push_back(preamble.pchPath);
-  out.push_back("-Xclang");
-  out.push_back("-preamble-bytes=" + std::to_string(preamble.prefixBytes) + ",1");
+  out.insert(std::find(out.begin(), out.end(), "--"), extra.begin(), extra.end());
   return out;
 }
 

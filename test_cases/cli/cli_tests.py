@@ -133,6 +133,16 @@ def test_compilation_database_and_dedup():
         auto = json.loads(run("--format=json", *files).stdout)
         check("compile_commands.json above the file is used", not auto["errors"] and
               len(auto["diagnostics"]) == 1, auto)
+        # A file missing from the database gets a command inferred from its
+        # neighbours, which ends in "-- <file>": the PCH options go before it.
+        other = os.path.join(src, "not_in_db.cpp")
+        shutil.copy(BUGGY, other)
+        cache = os.path.join(tmp, "cache")
+        inferred = [run("--verbose", f"--cache-dir={cache}", "-p", build, other) for _ in range(2)]
+        check("inferred command: the preamble is built, then reused",
+              "0 reused, 1 built, 0 failed" in inferred[0].stderr and
+              "1 reused, 0 built, 0 failed" in inferred[1].stderr and
+              all(r.returncode == 1 for r in inferred), [r.stderr for r in inferred])
         broken_db = run("-p", os.path.join(tmp, "nowhere"), files[0])
         check("unusable -p is an error", broken_db.returncode == 2 and "nowhere" in broken_db.stderr,
               broken_db.stderr)
