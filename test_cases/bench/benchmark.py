@@ -161,6 +161,32 @@ def main():
     subprocess.run([gradlint, f"--cache-dir={cache}", one, *real_args], capture_output=True)
     subprocess.run([gradlint, f"--cache-dir={cache}", one, "--", "-std=c++17"], capture_output=True)
 
+    # (d-h): the headers alone. Both sides include the C++ standard library
+    # (LibTorch's headers and the API model alike); precompiled once for both,
+    # it leaves LibTorch's own headers against the model's.
+    std_header = os.path.join(directory, "std.h")
+    with open(std_header, "w") as f:
+        f.write("#include <bits/stdc++.h>\n")
+    std_pch = std_header + ".pch"
+    subprocess.run(["clang++-19", "-std=c++17", "-x", "c++-header", std_header, "-o", std_pch],
+                   check=True)
+    api_model = os.path.join(ROOT, "driver", "api_model")
+    model_std = sorted({line.split("<", 1)[1].split(">", 1)[0]
+                        for root, _, names in os.walk(api_model) for name in names
+                        if name.endswith((".h", ".hpp"))
+                        for line in open(os.path.join(root, name))
+                        if line.startswith("#include <") and "/" not in line and ".h>" not in line})
+    model_std_tu = os.path.join(directory, "model_std.cpp")
+    with open(model_std_tu, "w") as f:
+        f.write("".join(f"#include <{name}>\n" for name in model_std))
+    headers = alternate(args.k, {
+        "real": lambda: measure(["clang++-19", "-fsyntax-only", "-std=c++17", "-include-pch",
+                                 std_pch, f"-I{TORCH}", one]),
+        "model": lambda: measure(["clang++-19", "-fsyntax-only", "-std=c++17", "-include-pch",
+                                  std_pch, "-isystem", api_model, one]),
+        "model-std": lambda: measure(["clang++-19", "-fsyntax-only", "-std=c++17", model_std_tu]),
+    })
+
     # (a) + (e): one real-header TU, gradlint warm vs clang -fsyntax-only.
     single = alternate(args.k, {
         "gradlint-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, *real_args]),
@@ -184,6 +210,10 @@ def main():
     row("(d) real-header TU / API-model TU, both --no-cache",
         median(single["gradlint-nocache"], 0), median(single["api-model-nocache"], 0), 20,
         lower_is_better=False)
+    row("(d-h) LibTorch headers / API-model headers (clang++, std library precompiled)",
+        median(headers["real"], 0), median(headers["model"], 0), 20, lower_is_better=False)
+    row(f"(d-max) real-header TU (d) / the model's {len(model_std)} std headers alone: (d)'s ceiling",
+        median(single["gradlint-nocache"], 0), median(headers["model-std"], 0), None)
     row("(d') real-header TU / API-model TU, both warm cache",
         median(warm, 0), median(single["api-model-warm"], 0), 20, lower_is_better=False)
     row("(d'') the same, warm cache, --no-isolation (no process start)",
