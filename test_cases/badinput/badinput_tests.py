@@ -21,10 +21,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOOD_SOURCE = open(os.path.join(HERE, "..", "cli", "inputs", "buggy.cpp")).read()
-results = {"passed": 0, "failed": 0}
 # The bounded cases must end well within this; a hang fails the case.
 RUN_LIMIT = 300
 
@@ -37,15 +39,6 @@ def run(*args, cwd=None, env=None, limit=RUN_LIMIT):
     except subprocess.TimeoutExpired:
         return None, time.time() - started
     return result, time.time() - started
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {detail}")
-    return condition
 
 
 def error_lines(result):
@@ -387,8 +380,7 @@ def main():
             # Afresh for each test: --fix changes it.
             good = write(os.path.join(tmp, "good.cpp"), GOOD_SOURCE)
             test(tmp, good)
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 main()

@@ -11,23 +11,17 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUGGY = os.path.join(HERE, "inputs", "buggy.cpp")
 CLEAN = os.path.join(HERE, "inputs", "clean.cpp")
-results = {"passed": 0, "failed": 0}
 
 
 def run(*args, cwd=None):
     return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def test_exit_codes():
@@ -197,5 +191,4 @@ for test in [test_exit_codes, test_text_format, test_json_contract, test_errors_
              test_check_selection, test_compilation_database_and_dedup, test_api_model_note,
              test_progress_line]:
     test()
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())

@@ -13,13 +13,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 CLANG_TIDY = sys.argv[3] if len(sys.argv) > 4 else None
 PLUGIN = sys.argv[4] if len(sys.argv) > 4 else None
 INPUTS = os.path.join(ROOT, "test_cases", "config", "inputs")
 MNIST = os.path.join(ROOT, "examples", "mnist_accumulation_buggy.cpp")
-results = {"passed": 0, "failed": 0}
 
 # Each input needs one option before gradlint sees its bug (or, for `names`,
 # before it stops reporting a false one).
@@ -29,14 +31,6 @@ CASES = {
     "names": ("AccumulationStepNames", "micro_batches", "accum-missing-loss-division", False),
     "world": ("WorldSizeNames", "num_replicas", "accum-double-world-size-scaling", True),
 }
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def run(*args, cwd=None):
@@ -254,8 +248,7 @@ def main():
         test_clang_tidy_plugin(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"config: {results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+    return summary("config: ")
 
 
 if __name__ == "__main__":

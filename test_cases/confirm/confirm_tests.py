@@ -14,16 +14,12 @@ import sys
 import tempfile
 from xml.etree import ElementTree
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT, ROOT = sys.argv[1], sys.argv[2]
 KEYS = {"verdict", "backend", "accumulation_steps", "world_size", "rel_error_buggy",
         "rel_error_fixed", "grad_norm_ratio", "allreduce_calls_per_step", "detail"}
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    if not condition:
-        print(f"FAIL {name}: {detail}")
 
 
 def confirm(files):
@@ -111,5 +107,4 @@ with tempfile.TemporaryDirectory() as scratch:
     check("--plot to an unwritable path leaves no file behind",
           not os.path.exists(os.path.join(scratch, "missing")))
 
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())

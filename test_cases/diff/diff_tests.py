@@ -12,8 +12,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
-results = {"passed": 0, "failed": 0}
 
 # A second training loop with a missing loss division, appended by the "pull request".
 NEW_LOOP = """
@@ -31,12 +33,6 @@ void train_more(torch::nn::Linear &model, std::vector<torch::Tensor> &xs,
   }
 }
 """
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    if not condition:
-        print(f"FAIL {name}: {str(detail)[:800]}")
 
 
 def run(*args, cwd, stdin=None):
@@ -127,5 +123,4 @@ with tempfile.TemporaryDirectory() as repo:
     shutil.rmtree(outside)
     os.remove(patch)
 
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())

@@ -20,15 +20,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT, ROOT = sys.argv[1], sys.argv[2]
 APPLY = sys.argv[3] if len(sys.argv) > 3 else shutil.which("clang-apply-replacements-19")
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    if not condition:
-        print(f"FAIL {name}: {str(detail)[:600]}")
 
 
 def gradlint(*args, cwd=None):
@@ -183,5 +179,4 @@ with tempfile.TemporaryDirectory() as scratch:
     gradlint("--fix", writable)
     check("--fix keeps a file's permissions", stat.S_IMODE(os.stat(writable).st_mode) == 0o640)
 
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())

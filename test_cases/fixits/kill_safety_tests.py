@@ -18,19 +18,13 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE = os.path.abspath(sys.argv[2])
 REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 FILES = int(sys.argv[4]) if len(sys.argv) > 4 else 40
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def inputs():
@@ -137,8 +131,7 @@ def main():
                   f"{counts['unchanged']} without fixes, {counts['other']} other, "
                   f"{len(leftovers)} temporary files left")
         print(f"{mixed_runs} of {REPEATS} kills landed while the fixes were being written")
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 main()

@@ -14,24 +14,18 @@ import sys
 import tempfile
 import urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 WRITE_FIX_SAMPLE = os.path.abspath(sys.argv[2])
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
 RULES = os.path.join(HERE, "..", "..", "rules")
-results = {"passed": 0, "failed": 0}
 
 
 def run(*args, cwd=None):
     return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def lines_of(path):
@@ -938,5 +932,4 @@ for test in [test_schema_checker_rejects_invalid_sarif, test_sarif_structure, te
         test()
     except Exception as error:  # a crash in one test is a failure, not the end of the run
         check(test.__name__, False, f"{type(error).__name__}: {error}")
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())

@@ -15,17 +15,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT, PLUGIN, API_MODEL, ROOT = sys.argv[1:5]
 CLANG_TIDY = shutil.which("clang-tidy-19") or "/usr/lib/llvm-19/bin/clang-tidy"
 FLAGS = ["--", "-std=c++17", "-isystem", API_MODEL]
 LINE = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$")
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    if not condition:
-        print(f"FAIL {name}: {str(detail)[:1500]}")
 
 
 def tidy(files, *extra):
@@ -114,5 +110,4 @@ with tempfile.TemporaryDirectory() as scratch:
         check(f"{name}: clang-tidy --fix changes the file", changed, fixed.stderr[-400:])
         check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
 
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+sys.exit(summary())
