@@ -157,7 +157,9 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                 {{"hits", analysis.childCacheUse.hits},
                  {"builds", analysis.childCacheUse.builds},
                  {"build_failures", analysis.childCacheUse.buildFailures},
-                 {"note", analysis.childCacheUse.note}}},
+                 {"note", analysis.childCacheUse.note},
+                 {"evicted_entries", analysis.childCacheUse.evictedEntries},
+                 {"evicted_bytes", analysis.childCacheUse.evictedBytes}}},
                {"real_paths", analysis.realPaths},
                {"model_dump", analysis.modelDump},
                {"loop_runs", std::move(runs)}};
@@ -186,6 +188,8 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     cacheUse.at("builds").get_to(decoded.childCacheUse.builds);
     cacheUse.at("build_failures").get_to(decoded.childCacheUse.buildFailures);
     cacheUse.at("note").get_to(decoded.childCacheUse.note);
+    cacheUse.at("evicted_entries").get_to(decoded.childCacheUse.evictedEntries);
+    cacheUse.at("evicted_bytes").get_to(decoded.childCacheUse.evictedBytes);
     json.at("real_paths").get_to(decoded.realPaths);
     json.at("model_dump").get_to(decoded.modelDump);
     for (const Json &item : json.at("loop_runs"))

@@ -337,7 +337,9 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     result.usedApiModel = false;
     return result;
   }
-  PreambleCache *cache = unsavedContents ? nullptr : setup.preambleCache();
+  // An editor's buffer too: the PCH covers only the include lines, taken (like
+  // -preamble-bytes) from `contents`, the unsaved text.
+  PreambleCache *cache = setup.preambleCache();
   std::optional<PreambleCache::Preamble> preamble;
   if (cache)
     preamble = cache->preambleFor(command, std::string(absolute), contents);
@@ -374,6 +376,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
                               : std::nullopt;
       continue;
     }
+    if (preamble)
+      result.preambleUse = {true, preamble->built, preamble->pchPath};
     // Without a source location, the error is about the compile command.
     if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
       return fail("unusable compile command: " + collector.firstError);

@@ -9,6 +9,7 @@
 
 #include "kernels/Backend.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,15 @@ struct FileAnalysis {
   struct CacheUse {
     unsigned hits = 0, builds = 0, buildFailures = 0;
     std::string note; ///< a problem with the cache directory, once
+    unsigned evictedEntries = 0;
+    uint64_t evictedBytes = 0;
   } childCacheUse;
+  /// The precompiled preamble this parse used, if any (the language server logs it).
+  struct PreambleUse {
+    bool used = false;
+    bool built = false; ///< built for this parse, else reused
+    std::string pch;
+  } preambleUse;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.

@@ -48,7 +48,8 @@ std::optional<std::string> CompilationSetup::create(const Options &options,
   out.reset(new CompilationSetup());
   if (!options.noCache)
     out->preambleCache_ = std::make_unique<PreambleCache>(
-        options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir);
+        options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir,
+        options.cacheMaxBytes);
   if (!options.noPrefilter)
     out->prefilter_ = std::make_unique<Prefilter>();
   if (!options.buildPath.empty()) {

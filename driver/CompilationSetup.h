@@ -49,7 +49,7 @@ public:
   static std::string apiModelDir();
 
   /// Precompiled include prefixes (null: --no-cache) and the prefilter (null:
-  /// --no-prefilter), for files on disk.
+  /// --no-prefilter; files on disk only).
   PreambleCache *preambleCache() { return preambleCache_.get(); }
   Prefilter *prefilter() { return prefilter_.get(); }
 

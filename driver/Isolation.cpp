@@ -38,7 +38,7 @@ constexpr int kChildResultFd = 3;
 /// Clang's parser and the model recurse over the AST; 10,000 nested `if`s
 /// need more than the 8 MiB a thread gets by default. Only touched pages cost
 /// memory. Deeper still, the child crashes and the file gets an error.
-constexpr unsigned kChildStackBytes = 512u << 20;
+constexpr unsigned kAnalysisStackBytes = 512u << 20;
 
 bool startsWith(const char *text, const char *prefix) {
   return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
@@ -111,13 +111,6 @@ std::string formatSeconds(double seconds) {
   return text;
 }
 
-FileAnalysis onLargeStack(const std::function<FileAnalysis()> &analyse) {
-  FileAnalysis analysis;
-  llvm::thread worker(std::optional<unsigned>(kChildStackBytes), [&] { analysis = analyse(); });
-  worker.join();
-  return analysis;
-}
-
 FileAnalysis failed(const std::string &file, const std::string &message) {
   FileAnalysis analysis;
   analysis.errors.push_back({file, message});
@@ -133,6 +126,13 @@ int highDescriptor(int fd) {
 }
 
 } // namespace
+
+FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse) {
+  FileAnalysis analysis;
+  llvm::thread worker(std::optional<unsigned>(kAnalysisStackBytes), [&] { analysis = analyse(); });
+  worker.join();
+  return analysis;
+}
 
 /// The whole content of the command memfd the parent passed (empty on error).
 static std::string readCommand(int fd) {
@@ -223,7 +223,7 @@ int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &a
   if (child.parentPid && getppid() != child.parentPid)
     _exit(3);
   crashForTestIfAsked(child.file);
-  FileAnalysis analysis = onLargeStack(analyse);
+  FileAnalysis analysis = analyseOnLargeStack(analyse);
   bool written = writeAll(child.resultFd, encodeAnalysis(analysis));
   // Skip static destructors: the parent waits for this exit.
   _exit(written ? 0 : 3);
@@ -240,7 +240,7 @@ FileAnalysis Isolator::analyse(const std::string &file,
                                const std::function<FileAnalysis()> &inProcess,
                                const std::string &command) {
   if (!enabled_)
-    return onLargeStack(inProcess);
+    return analyseOnLargeStack(inProcess);
   auto cannotStart = [&](const char *what, int error) {
     return failed(file, std::string("cannot start the analysis process: ") + what + ": " +
                             std::strerror(error));

@@ -28,6 +28,10 @@ ChildRequest takeChildRequest(std::vector<const char *> &args);
 /// diffs (and stdin) and writes outputs, so the child drops those.
 void restrictToChildFile(const ChildRequest &child, Options &options);
 
+/// Runs `analyse` on a thread with a 512 MiB stack (Clang's parser recurses
+/// once per nesting level) and waits for it.
+FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse);
+
 /// Child side: runs `analyse` (on a thread with a large stack) and writes its
 /// result to the parent. Returns the process's exit status.
 int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse);

@@ -4,9 +4,11 @@
 #include "Check.h"
 #include "CompilationSetup.h"
 #include "Config.h"
+#include "Isolation.h"
 #include "JsonRpc.h"
 #include "Options.h"
 #include "Output.h"
+#include "PreambleCache.h"
 #include "Suppressions.h"
 
 #include "llvm/Support/Path.h"
@@ -259,8 +261,9 @@ struct WaitingCodeAction {
 
 class LanguageServer {
 public:
-  LanguageServer(std::istream &in, std::ostream &out, std::ostream &log)
-      : reader_(in), writer_(out), log_(log) {}
+  LanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
+                 const Options &commandLine)
+      : reader_(in), writer_(out), log_(log), commandLine_(commandLine) {}
 
   int run();
 
@@ -285,6 +288,8 @@ private:
   void answerWaitingLocked(const std::string &uri, bool answerAll);
 
   void workerLoop();
+  void logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis, double seconds,
+                   unsigned evictedEntries, uint64_t evictedBytes);
   std::vector<PublishedFinding> toPublished(const AnalysisJob &job, const FileConfig &config,
                                            FileAnalysis &analysis) const;
   void logToClient(int type, const std::string &message);
@@ -294,6 +299,7 @@ private:
   RpcWriter writer_;
   std::ostream &log_;
   std::mutex logMutex_;
+  Options commandLine_; ///< the cache options of `gradlint lsp ...`
 
   // Read by the worker after initialize, written once before it starts.
   std::unique_ptr<CompilationSetup> setup_;
@@ -438,7 +444,7 @@ json LanguageServer::initialize(const json &params) {
       if (offered == "utf-8")
         encoding_ = PositionEncoding::Utf8;
 
-  Options options;
+  Options options = commandLine_;
   json settings = params.contains("initializationOptions") &&
                           params["initializationOptions"].is_object()
                       ? params["initializationOptions"]
@@ -453,6 +459,23 @@ json LanguageServer::initialize(const json &params) {
 
   if (settings.contains("configFile") && settings["configFile"].is_string())
     configFile_ = settings["configFile"];
+  if (settings.contains("cacheDir") && settings["cacheDir"].is_string())
+    options.cacheDir = settings["cacheDir"];
+  if (settings.contains("noCache") && settings["noCache"].is_boolean())
+    options.noCache = settings["noCache"];
+  if (settings.contains("cacheMaxSize")) {
+    const json &size = settings["cacheMaxSize"];
+    std::optional<uint64_t> bytes;
+    if (size.is_number_unsigned())
+      bytes = size.get<uint64_t>();
+    else if (size.is_string())
+      bytes = parseByteSize(size.get<std::string>());
+    if (bytes)
+      options.cacheMaxBytes = *bytes;
+    else
+      logToClient(kMessageWarning, "initializationOptions.cacheMaxSize: expected bytes (a "
+                                   "number, or a string such as \"2G\"); ignored");
+  }
 
   for (const CheckFactory &factory : allChecks())
     registeredChecks_.push_back(factory.id);
@@ -704,11 +727,20 @@ void LanguageServer::workerLoop() {
     ConfigResolver configs(registeredChecks_, configFile_, commandLineChecks_, "");
     FileConfig config;
     FileAnalysis analysis;
+    PreambleCache *cache = setup_->preambleCache();
+    unsigned evictedBefore = cache ? cache->evictedEntries.load() : 0;
+    uint64_t evictedBytesBefore = cache ? cache->evictedBytes.load() : 0;
+    Clock::time_point began = Clock::now();
     if (std::optional<FileError> error = configs.configFor(job.path, config))
       analysis.errors.push_back({error->file, error->where() + ": " + error->message});
     else
-      analysis = analyseUnsavedFile(job.path, job.text, *setup_, config);
+      // A large stack, as the CLI's: 10,000 nested ifs in the buffer must not kill the server.
+      analysis = analyseOnLargeStack(
+          [&] { return analyseUnsavedFile(job.path, job.text, *setup_, config); });
+    double seconds = std::chrono::duration<double>(Clock::now() - began).count();
     std::vector<PublishedFinding> findings = toPublished(job, config, analysis);
+    logCacheUse(job, analysis, seconds, cache ? cache->evictedEntries - evictedBefore : 0,
+                cache ? cache->evictedBytes - evictedBytesBefore : 0);
 
     lock.lock();
     analysing_ = false;
@@ -748,6 +780,27 @@ void LanguageServer::workerLoop() {
                    {{"uri", job.uri}, {"version", job.version}, {"diagnostics", diagnostics}});
     answerWaitingLocked(job.uri, /*answerAll=*/false);
   }
+}
+
+void LanguageServer::logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis,
+                                 double seconds, unsigned evictedEntries,
+                                 uint64_t evictedBytes) {
+  PreambleCache *cache = setup_->preambleCache();
+  // A problem with the cache directory goes to the client, once per session.
+  if (std::string note = cache ? cache->takeNote() : ""; !note.empty())
+    logToClient(kMessageWarning, note);
+  char took[32];
+  std::snprintf(took, sizeof took, "%.2f s", seconds);
+  const FileAnalysis::PreambleUse &use = analysis.preambleUse;
+  std::string line = "analysed version " + std::to_string(job.version) + " of " + job.path +
+                     " in " + took + "; precompiled preamble: " +
+                     (!cache      ? std::string("none (cache off)")
+                      : !use.used ? std::string("none")
+                                  : (use.built ? "built " : "reused ") + use.pch);
+  if (evictedEntries > 0 || evictedBytes > 0)
+    line += "; evicted " + std::to_string(evictedEntries) + " old cache entries (" +
+            std::to_string(evictedBytes) + " bytes)";
+  logLine(line);
 }
 
 std::vector<PublishedFinding> LanguageServer::toPublished(const AnalysisJob &job,
@@ -817,8 +870,9 @@ std::vector<PublishedFinding> LanguageServer::toPublished(const AnalysisJob &job
 
 } // namespace
 
-int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log) {
-  LanguageServer server(in, out, log);
+int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
+                      const Options &commandLine) {
+  LanguageServer server(in, out, log, commandLine);
   return server.run();
 }
 

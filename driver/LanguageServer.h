@@ -4,14 +4,19 @@
 // fixes.
 #pragma once
 
+#include "Options.h"
+
 #include <istream>
 #include <ostream>
 
 namespace gradlint {
 
 /// Serves one client on `in`/`out` (JSON-RPC with Content-Length framing) and
-/// logs to `log`. Returns the exit code: 0 after shutdown + exit, 1 when the
-/// client exits (or closes `in`) without asking for shutdown first.
-int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log);
+/// logs to `log`. `commandLine` holds the cache options of `gradlint lsp`'s
+/// command line; the client's initializationOptions override them. Returns
+/// the exit code: 0 after shutdown + exit, 1 when the client exits (or closes
+/// `in`) without asking for shutdown first.
+int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
+                      const Options &commandLine);
 
 } // namespace gradlint

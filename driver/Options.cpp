@@ -2,6 +2,8 @@
 
 #include "llvm/Support/GlobPattern.h"
 
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 
@@ -9,7 +11,8 @@ namespace gradlint {
 
 const char *usageText() {
   return "usage: gradlint [options] <files...> [-- <compiler args>]\n"
-         "       gradlint lsp    (a language server on stdin/stdout, for editors)\n"
+         "       gradlint lsp [--cache-dir=<dir>] [--no-cache] [--cache-max-size=<n>]\n"
+         "                       (a language server on stdin/stdout, for editors)\n"
          "\n"
          "Finds gradient-accumulation bugs in C++ LibTorch training loops.\n"
          "\n"
@@ -44,6 +47,9 @@ const char *usageText() {
          "                      in <dir> (default $XDG_CACHE_HOME/gradlint or\n"
          "                      ~/.cache/gradlint)\n"
          "  --no-cache          do not use or write precompiled headers\n"
+         "  --cache-max-size=<n>  after writing a precompiled header, delete the least\n"
+         "                      recently used ones until the cache holds at most <n>\n"
+         "                      bytes (K, M, G suffixes; default 2G; 0: no limit)\n"
          "  --no-prefilter      parse every file; by default a file without the tokens\n"
          "                      'step' and 'backward' (in it or its project headers)\n"
          "                      cannot hold a training loop and is skipped\n"
@@ -90,7 +96,62 @@ bool takeValue(const std::string &arg, const char *flag, int &i, int argc,
   return false;
 }
 
+/// The cache options, shared by gradlint and `gradlint lsp`; true when `arg` was one.
+bool takeCacheOption(const std::string &arg, int &i, int argc, const char *const *argv,
+                     Options &options, std::optional<std::string> &error) {
+  std::string value;
+  if (takeValue(arg, "--cache-dir", i, argc, argv, value, error)) {
+    options.cacheDir = value;
+  } else if (arg == "--no-cache") {
+    options.noCache = true;
+  } else if (takeValue(arg, "--cache-max-size", i, argc, argv, value, error)) {
+    if (error)
+      return true;
+    if (std::optional<uint64_t> bytes = parseByteSize(value))
+      options.cacheMaxBytes = *bytes;
+    else
+      error = "invalid cache size '" + value + "' (expected bytes with an optional K, M or G "
+              "suffix, e.g. --cache-max-size=2G; 0 for no limit)";
+  } else {
+    return false;
+  }
+  return true;
+}
+
 } // namespace
+
+std::optional<uint64_t> parseByteSize(const std::string &text) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits == 0 || digits > 19 || text.size() - digits > 1)
+    return std::nullopt;
+  uint64_t number = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
+  unsigned shift = 0;
+  if (digits < text.size()) {
+    switch (std::toupper(static_cast<unsigned char>(text[digits]))) {
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    default: return std::nullopt;
+    }
+  }
+  if (number > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return number << shift;
+}
+
+std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
+                                                      Options &options) {
+  std::optional<std::string> error;
+  for (int i = 1; i < argc && !error; ++i) {
+    std::string arg = argv[i];
+    if (!takeCacheOption(arg, i, argc, argv, options, error))
+      error = "'gradlint lsp' takes only --cache-dir, --no-cache and --cache-max-size; set '" +
+              arg + "' in initializationOptions";
+  }
+  return error;
+}
 
 std::optional<std::string> parseOptions(int argc, const char *const *argv, Options &options) {
   std::optional<std::string> error;
@@ -116,10 +177,8 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
     } else if (takeValue(arg, "--warnings-as-errors", i, argc, argv, value, error)) {
       options.warningsAsErrors =
           options.warningsAsErrors.empty() ? value : options.warningsAsErrors + "," + value;
-    } else if (takeValue(arg, "--cache-dir", i, argc, argv, value, error)) {
-      options.cacheDir = value;
-    } else if (arg == "--no-cache") {
-      options.noCache = true;
+    } else if (takeCacheOption(arg, i, argc, argv, options, error)) {
+      // --cache-dir, --no-cache, --cache-max-size
     } else if (arg == "--no-prefilter") {
       options.noPrefilter = true;
     } else if (arg == "--verbose") {

@@ -1,6 +1,7 @@
 // Command-line options of gradlint.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct Options {
   double timeoutSeconds = 0;              ///< --timeout=<s>: per file; 0 means none
   std::string cacheDir;                   ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
   bool noCache = false;                   ///< --no-cache
+  uint64_t cacheMaxBytes = 2ull << 30;    ///< --cache-max-size=<n>[K|M|G]; 0: no limit
   bool noPrefilter = false;               ///< --no-prefilter: parse every file, even without a training loop
   bool verbose = false;                   ///< --verbose: notes on skipped files and the cache
   bool help = false;
@@ -46,6 +48,15 @@ struct Options {
 
 /// Parses argv; returns a one-line error on bad usage.
 std::optional<std::string> parseOptions(int argc, const char *const *argv, Options &options);
+
+/// The options `gradlint lsp` takes on its command line (the cache's); the
+/// rest comes from the client's initializationOptions.
+std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
+                                                      Options &options);
+
+/// "<n>", "<n>K", "<n>M" or "<n>G" (powers of 1024, either case) in bytes;
+/// nullopt when malformed or too large.
+std::optional<uint64_t> parseByteSize(const std::string &text);
 
 /// Applies clang-tidy style globs ("-*,accum-*") to the registered check ids,
 /// in order. Returns a one-line error for a glob that matches no check.

@@ -19,8 +19,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
 #include <random>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace gradlint {
 
@@ -125,6 +129,57 @@ std::string uniqueSuffix() {
          "-" + std::to_string(random());
 }
 
+constexpr size_t kKeyLength = 32; ///< hex digits of a cache key
+/// A temporary file younger than this may still be being written by another process.
+constexpr time_t kTemporaryFileGraceSeconds = 10 * 60;
+
+/// One of the cache's own files, by its name: "<key>.h", "<key>.pch" or
+/// "<key>.pch.sum", or a temporary file of one: "<name>.tmp-<pid>-<n>-<random>"
+/// (writeByRename, uniqueSuffix), and clang's own temporary while it writes a
+/// PCH, "<key>.pch-<8 hex>.tmp-<pid>-<n>-<random>.tmp".
+struct CacheFileName {
+  std::string key;
+  bool temporary = false;
+  long writerPid = 0; ///< of a temporary file
+};
+
+std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
+  auto isLowerHex = [](char c) { return llvm::isDigit(c) || (c >= 'a' && c <= 'f'); };
+  auto isNumber = [](llvm::StringRef text) { return !text.empty() && llvm::all_of(text, llvm::isDigit); };
+  if (name.size() <= kKeyLength || !llvm::all_of(name.take_front(kKeyLength), isLowerHex))
+    return std::nullopt;
+  CacheFileName parsed;
+  parsed.key = name.take_front(kKeyLength).str();
+  llvm::StringRef rest = name.drop_front(kKeyLength);
+  bool pch = false;
+  if (rest.consume_front(".pch.sum")) {
+  } else if (rest.consume_front(".pch")) {
+    pch = true;
+  } else if (!rest.consume_front(".h")) {
+    return std::nullopt;
+  }
+  if (rest.empty())
+    return parsed;
+  if (pch && rest.size() > 9 && rest[0] == '-' && llvm::all_of(rest.slice(1, 9), isLowerHex)) {
+    rest = rest.drop_front(9);
+    if (!rest.consume_back(".tmp"))
+      return std::nullopt;
+  }
+  if (!rest.consume_front(".tmp-"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> fields;
+  rest.split(fields, '-');
+  if (fields.size() != 3 || !llvm::all_of(fields, isNumber) ||
+      fields[0].getAsInteger(10, parsed.writerPid))
+    return std::nullopt;
+  parsed.temporary = true;
+  return parsed;
+}
+
+/// Marks a cache entry as just used, for eviction's least-recently-used
+/// order. Best effort: a read-only directory keeps the old time.
+void touch(const std::string &path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+
 /// Builds a PCH of the invocation's input into `output` (GeneratePCHAction),
 /// whatever frontend action the arguments name.
 class BuildPchAction : public clang::tooling::ToolAction {
@@ -208,7 +263,8 @@ bool isPreambleLoadFailure(unsigned diagnosticId) {
          diagnosticId == clang::diag::err_fe_unable_to_load_pch;
 }
 
-PreambleCache::PreambleCache(std::string directory) : directory_(std::move(directory)) {}
+PreambleCache::PreambleCache(std::string directory, uint64_t maxBytes)
+    : directory_(std::move(directory)), maxBytes_(maxBytes) {}
 
 std::string PreambleCache::defaultDirectory() {
   llvm::SmallString<256> path;
@@ -248,6 +304,17 @@ void PreambleCache::noteProblem(const std::string &problem) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (note_.empty())
     note_ = problem;
+}
+
+std::shared_ptr<void> PreambleCache::markInUse(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++inUse_[key];
+  // The deleter runs when the last copy of the Preamble goes.
+  return std::shared_ptr<void>(this, [this, key](void *) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--inUse_[key] == 0)
+      inUse_.erase(key);
+  });
 }
 
 std::shared_ptr<std::mutex> PreambleCache::lockFor(const std::string &key) {
@@ -309,7 +376,7 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
       return std::nullopt;
   }
   std::shared_ptr<std::mutex> keyLock = lockFor(key);
-  std::lock_guard<std::mutex> building(*keyLock);
+  std::unique_lock<std::mutex> building(*keyLock);
 
   if (std::error_code ec = llvm::sys::fs::create_directories(directory_)) {
     noteProblem("cannot use the cache directory " + directory_ + ": " + ec.message() +
@@ -343,6 +410,7 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
     generation = generations_[key];
   }
   bool rebuild = failed && failed->generation == generation;
+  bool built = false;
   if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
       fingerprintOf(std::string(pch)) != readSmallFile(fingerprintFile)) {
     std::string temporary = std::string(pch) + ".tmp-" + uniqueSuffix();
@@ -357,6 +425,7 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
     if (ok && !fingerprint.empty() && !llvm::sys::fs::rename(temporary, pch)) {
       writeByRename(fingerprintFile, fingerprint, uniqueSuffix());
       ++builds;
+      built = true;
       std::lock_guard<std::mutex> lock(mutex_);
       generation = ++generations_[key];
     } else {
@@ -368,8 +437,102 @@ PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFi
     }
   } else {
     ++hits;
+    touch(std::string(pch));
   }
-  return Preamble{std::string(pch), prefix.bytes, generation};
+  Preamble preamble{std::string(pch), prefix.bytes, generation, built, markInUse(key)};
+  building.unlock();
+  if (built && maxBytes_ > 0)
+    evictOverLimit();
+  return preamble;
+}
+
+void PreambleCache::evictOverLimit() {
+  std::lock_guard<std::mutex> evicting(evictionMutex_);
+  DIR *dir = ::opendir(directory_.c_str());
+  if (!dir)
+    return;
+  int dirFd = ::dirfd(dir);
+  struct Entry {
+    std::vector<std::pair<std::string, uint64_t>> files; ///< name, size
+    uint64_t bytes = 0;
+    struct timespec lastUse {}; ///< the newest mtime of its finished files
+    bool beingWritten = false;  ///< another process's temporary file is young
+  };
+  std::map<std::string, Entry> entries;
+  std::map<std::string, uint64_t> staleTemporaries; ///< left by killed processes
+  uint64_t total = 0;
+  time_t now = ::time(nullptr);
+  long self = llvm::sys::Process::getProcessId();
+  auto newer = [](const struct timespec &a, const struct timespec &b) {
+    return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
+  };
+  while (struct dirent *item = ::readdir(dir)) {
+    std::optional<CacheFileName> name = parseCacheFileName(item->d_name);
+    struct stat status;
+    // Only our own regular files count; anything else in the directory is left alone.
+    if (!name || ::fstatat(dirFd, item->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(status.st_mode))
+      continue;
+    uint64_t size = static_cast<uint64_t>(status.st_size);
+    total += size;
+    if (name->temporary) {
+      if (name->writerPid != self && now - status.st_mtime > kTemporaryFileGraceSeconds)
+        staleTemporaries[item->d_name] = size;
+      else
+        entries[name->key].beingWritten = true;
+      continue;
+    }
+    Entry &entry = entries[name->key];
+    entry.files.push_back({item->d_name, size});
+    entry.bytes += size;
+    if (newer(status.st_mtim, entry.lastUse))
+      entry.lastUse = status.st_mtim;
+  }
+  if (total <= maxBytes_) {
+    ::closedir(dir);
+    return;
+  }
+  auto deleteFile = [&](const std::string &file, uint64_t size) {
+    total -= std::min(total, size); // gone either way: deleted here or by another process
+    if (::unlinkat(dirFd, file.c_str(), 0) == 0) {
+      evictedBytes += size;
+      return true;
+    }
+    return false;
+  };
+  for (const auto &[file, size] : staleTemporaries)
+    deleteFile(file, size);
+
+  std::vector<std::pair<std::string, Entry *>> oldestFirst;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto &[key, entry] : entries)
+      if (!entry.files.empty() && !entry.beingWritten && !inUse_.count(key))
+        oldestFirst.push_back({key, &entry});
+  }
+  std::sort(oldestFirst.begin(), oldestFirst.end(), [&](const auto &a, const auto &b) {
+    return newer(b.second->lastUse, a.second->lastUse);
+  });
+  for (auto &[key, entry] : oldestFirst) {
+    if (total <= maxBytes_)
+      break;
+    // A hit in another process since the listing makes the entry recent again.
+    struct stat status;
+    if (::fstatat(dirFd, (key + ".pch").c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
+        newer(status.st_mtim, entry->lastUse))
+      continue;
+    // The PCH first: a reader that finds it gone rebuilds the whole entry.
+    std::sort(entry->files.begin(), entry->files.end(), [](const auto &a, const auto &b) {
+      return llvm::StringRef(a.first).ends_with(".pch") >
+             llvm::StringRef(b.first).ends_with(".pch");
+    });
+    bool removed = false;
+    for (const auto &[file, size] : entry->files)
+      removed = deleteFile(file, size) || removed;
+    if (removed)
+      ++evictedEntries;
+  }
+  ::closedir(dir);
 }
 
 bool PreambleCache::buildPch(const FileCommand &command, const std::string &header,

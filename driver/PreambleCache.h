@@ -10,6 +10,12 @@
 // was built from (system headers too, with -fmodules-validate-system-headers)
 // when it loads it; a load failure rebuilds the PCH once, then the TU is
 // parsed without one. The cache never fails a TU.
+//
+// The directory is kept under a size limit: after a PCH is written, the least
+// recently used entries (by mtime, which a hit refreshes) are deleted until
+// the cache files fit, sparing entries this process is using and files
+// another process is writing. Only files named like the cache's own are
+// counted or deleted.
 #pragma once
 
 #include "CompilationSetup.h"
@@ -17,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,7 +49,8 @@ bool isPreambleLoadFailure(unsigned diagnosticId);
 class PreambleCache {
 public:
   /// Used for the API model too: its TU parses in 0.3 s with a PCH, 1.25 s without.
-  explicit PreambleCache(std::string directory);
+  /// `maxBytes` bounds the cache files' total size (0: no limit).
+  PreambleCache(std::string directory, uint64_t maxBytes);
 
   /// $XDG_CACHE_HOME/gradlint, else ~/.cache/gradlint.
   static std::string defaultDirectory();
@@ -51,6 +59,9 @@ public:
     std::string pchPath;
     size_t prefixBytes = 0;
     unsigned generation = 0; ///< builds of this key in this process before it
+    bool built = false;      ///< built by this call, not reused
+    /// While a copy lives, this process's evictions spare the entry.
+    std::shared_ptr<void> inUse;
   };
 
   /// The PCH to parse `mainFile` (real path, with `contents`) with, built
@@ -69,13 +80,21 @@ public:
   std::string takeNote();
 
   std::atomic<unsigned> hits{0}, builds{0}, buildFailures{0};
+  std::atomic<unsigned> evictedEntries{0};
+  std::atomic<uint64_t> evictedBytes{0};
 
 private:
   bool buildPch(const FileCommand &command, const std::string &header, const std::string &pch);
   std::shared_ptr<std::mutex> lockFor(const std::string &key);
   void noteProblem(const std::string &problem);
+  std::shared_ptr<void> markInUse(const std::string &key);
+  /// Deletes least recently used entries until the cache fits in maxBytes_.
+  void evictOverLimit();
 
   std::string directory_;
+  uint64_t maxBytes_;
+  std::mutex evictionMutex_;
+  std::map<std::string, unsigned> inUse_; ///< live Preambles per key
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<std::mutex>> keyLocks_;
   std::map<std::string, unsigned> generations_; ///< builds per key in this process

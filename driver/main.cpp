@@ -47,6 +47,11 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
               << " fix(es) not applied: they overlap another fix; run --fix again\n";
 }
 
+FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache) {
+  return {cache.hits, cache.builds, cache.buildFailures, cache.takeNote(), cache.evictedEntries,
+          cache.evictedBytes};
+}
+
 /// The cache's problem (once), and with --verbose what the prefilter and the
 /// cache did.
 void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
@@ -55,11 +60,13 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
   // This process's cache (--no-isolation) plus what the isolated children's did.
   FileAnalysis::CacheUse total;
   if (cache)
-    total = {cache->hits, cache->builds, cache->buildFailures, cache->takeNote()};
+    total = cacheUseOf(*cache);
   for (const FileAnalysis &analysis : analyses) {
     total.hits += analysis.childCacheUse.hits;
     total.builds += analysis.childCacheUse.builds;
     total.buildFailures += analysis.childCacheUse.buildFailures;
+    total.evictedEntries += analysis.childCacheUse.evictedEntries;
+    total.evictedBytes += analysis.childCacheUse.evictedBytes;
     if (total.note.empty())
       total.note = analysis.childCacheUse.note;
   }
@@ -72,7 +79,9 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
   std::cerr << "gradlint: note: skipped " << skipped << " file(s) without a training loop\n";
   if (cache)
     std::cerr << "gradlint: note: precompiled preambles: " << total.hits << " reused, "
-              << total.builds << " built, " << total.buildFailures << " failed to build\n";
+              << total.builds << " built, " << total.buildFailures << " failed to build; "
+              << total.evictedEntries << " evicted (" << total.evictedBytes
+              << " bytes) to keep the cache under --cache-max-size\n";
 }
 
 int usageError(const std::string &message) {
@@ -89,11 +98,12 @@ int main(int argc, char **argv) {
   llvm::setBugReportMsg("gradlint crashed. Please report it with the file it was analysing "
                         "and this stack trace.\n");
   // `gradlint lsp`: the language server; it is configured by the editor
-  // (initializationOptions), not by command-line options.
+  // (initializationOptions), and takes only the cache options on its command line.
   if (argc >= 2 && std::string(argv[1]) == "lsp") {
-    if (argc > 2)
-      return usageError("'gradlint lsp' takes no options; set them in initializationOptions");
-    return runLanguageServer(std::cin, std::cout, std::cerr);
+    Options serverOptions;
+    if (auto error = parseLanguageServerOptions(argc - 1, argv + 1, serverOptions))
+      return usageError(*error);
+    return runLanguageServer(std::cin, std::cout, std::cerr, serverOptions);
   }
 
   std::vector<const char *> args(argv, argv + argc);
@@ -239,8 +249,7 @@ int main(int argc, char **argv) {
       FileAnalysis analysis =
           analyseFile(options.files[0], *setup, fileConfigs[0], options.dumpModel, confirm);
       if (PreambleCache *cache = setup->preambleCache())
-        analysis.childCacheUse = {cache->hits, cache->builds, cache->buildFailures,
-                                  cache->takeNote()};
+        analysis.childCacheUse = cacheUseOf(*cache);
       return analysis;
     });
   Isolator isolator(argc, argv, options);

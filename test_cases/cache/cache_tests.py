@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The precompiled-preamble cache and the prefilter: the same findings with
 and without the cache, invalidation by header content and flags, corrupt
-cache files, two processes on one cache, an unusable cache directory, and
-the prefilter's skips (never a positive case or a buggy example).
+cache files, two processes on one cache, an unusable cache directory, the
+prefilter's skips (never a positive case or a buggy example), and the size
+limit (--cache-max-size): least recently used entries evicted, a hit
+refreshing recency, foreign files never touched, 0 for no limit.
 
 usage: cache_tests.py <gradlint> <source dir>
 """
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -231,10 +234,175 @@ def test_prefilter():
                   and everything.returncode == 0, everything.stderr)
 
 
+ENTRY_FILE = re.compile(r"^([0-9a-f]{32})\.(h|pch|pch\.sum)$")
+
+
+def cache_entries(cache):
+    """{key: total bytes} of the cache's finished entries."""
+    entries = {}
+    for name in os.listdir(cache):
+        match = ENTRY_FILE.match(name)
+        if match:
+            entries[match.group(1)] = entries.get(match.group(1), 0) + \
+                os.path.getsize(os.path.join(cache, name))
+    return entries
+
+
+def age_entry(cache, key, seconds_ago):
+    when = time.time() - seconds_ago
+    for name in os.listdir(cache):
+        if name.startswith(key + "."):
+            os.utime(os.path.join(cache, name), (when, when))
+
+
+def variant_run(cache, main, variant, *options):
+    """One run whose -D flag gives its own cache entry (the API model's PCH)."""
+    return run(f"--cache-dir={cache}", "--verbose", "--format=json", *options, main, "--",
+               "-std=c++17", f"-DVARIANT={variant}")
+
+
+def build_variants(cache, main, variants):
+    """Builds one entry per variant, with no limit; returns their keys in order."""
+    keys = []
+    for variant in variants:
+        before = set(cache_entries(cache))
+        variant_run(cache, main, variant, "--cache-max-size=0")
+        keys.append(sorted(set(cache_entries(cache)) - before))
+    check("one new entry per variant", all(len(k) == 1 for k in keys), keys)
+    return [k[0] if k else None for k in keys]
+
+
+def test_size_limit_evicts_oldest():
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        reference = findings(run("--no-cache", "--format=json", main, "--", "-std=c++17",
+                                 "-DVARIANT=3"))
+        keys = build_variants(cache, main, range(3))
+        for index, key in enumerate(keys):
+            age_entry(cache, key, 1000 - 100 * index)  # keys[0] is the oldest
+        # Files that are not the cache's: never counted, never deleted.
+        foreign = ["notes.txt", "old.pch", "0123456789abcdef0123456789abcdef.pch.bak",
+                   "0123456789ABCDEF0123456789ABCDEF.pch", "0123456789abcdef0123456789abcdef.hpp"]
+        for name in foreign:
+            with open(os.path.join(cache, name), "w") as f:
+                f.write("not gradlint's\n" * 64)
+            os.utime(os.path.join(cache, name), (0, 0))
+        huge = os.path.join(cache, "huge-foreign.bin")
+        with open(huge, "w") as f:
+            f.truncate(64 << 30)  # sparse: would evict everything if it counted
+        os.utime(huge, (0, 0))
+        os.mkdir(os.path.join(cache, "fedcba9876543210fedcba9876543210.pch"))
+        os.symlink(os.path.join(tmp, "loop.h"),
+                   os.path.join(cache, "fedcba9876543210fedcba9876543211.h"))
+        # Another process's temporary file, being written, and a stale one.
+        young = os.path.join(cache, "abcdefabcdefabcdefabcdefabcdefab.pch.tmp-99999-0-1")
+        stale = os.path.join(cache, "abcdefabcdefabcdefabcdefabcdef00.pch.tmp-99998-0-2")
+        for path in (young, stale):
+            with open(path, "w") as f:
+                f.write("partial")
+        os.utime(stale, (time.time() - 3600, time.time() - 3600))
+        size = max(cache_entries(cache).values())
+        limited = variant_run(cache, main, 3, f"--cache-max-size={int(size * 2.5)}")
+        left = cache_entries(cache)
+        newest = sorted(set(left) - set(keys))
+        check("size limit: the run succeeds with the same findings",
+              findings(limited) == reference, (findings(limited), reference, limited.stderr))
+        check("size limit: the newest entry stays", len(newest) == 1, (left, keys))
+        check("size limit: the two oldest entries are evicted",
+              keys[0] not in left and keys[1] not in left, (left, keys))
+        check("size limit: the younger old entry stays", keys[2] in left, (left, keys))
+        check("size limit: --verbose counts the evictions", "2 evicted (" in limited.stderr,
+              limited.stderr)
+        check("size limit: under the limit afterwards", sum(left.values()) <= size * 2.5,
+              (sum(left.values()), size))
+        survivors = [n for n in foreign + ["huge-foreign.bin"]
+                     if os.path.isfile(os.path.join(cache, n))]
+        check("size limit: foreign files are never deleted", survivors == foreign +
+              ["huge-foreign.bin"], survivors)
+        check("size limit: a directory and a symlink named like entries stay",
+              os.path.isdir(os.path.join(cache, "fedcba9876543210fedcba9876543210.pch")) and
+              os.path.islink(os.path.join(cache, "fedcba9876543210fedcba9876543211.h")))
+        check("size limit: another process's young temporary file stays", os.path.exists(young))
+        check("size limit: a stale temporary file (an hour old) is deleted",
+              not os.path.exists(stale))
+        check("size limit: no error lines", "error" not in limited.stderr, limited.stderr)
+
+
+def test_hit_refreshes_recency():
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        keys = build_variants(cache, main, range(3))
+        for index, key in enumerate(keys):
+            age_entry(cache, key, 3000 - 1000 * index)  # keys[0] is the oldest
+        hit = variant_run(cache, main, 0, "--cache-max-size=0")
+        check("recency: the oldest entry is reused", "1 reused, 0 built" in hit.stderr,
+              hit.stderr)
+        size = max(cache_entries(cache).values())
+        variant_run(cache, main, 3, f"--cache-max-size={int(size * 3.5)}")
+        left = cache_entries(cache)
+        check("recency: the entry just reused survives the eviction", keys[0] in left,
+              (left, keys))
+        check("recency: the least recently used one goes instead", keys[1] not in left,
+              (left, keys))
+        check("recency: the third stays", keys[2] in left and len(left) == 3, (left, keys))
+
+        for key in left:
+            age_entry(cache, key, 5000)
+        unlimited = variant_run(cache, main, 4, "--cache-max-size=0")
+        check("--cache-max-size=0: nothing evicted", set(left) <= set(cache_entries(cache)) and
+              len(cache_entries(cache)) == 4 and "0 evicted" in unlimited.stderr,
+              (cache_entries(cache), unlimited.stderr))
+
+
+def test_limit_below_one_entry():
+    """The entry a process is using is never evicted, even when it alone is over
+    the limit; and concurrent runs with a tiny limit stay correct."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        reference = findings(run("--no-cache", "--format=json", main, "--", "-std=c++17",
+                                 "-DVARIANT=0"))
+        build_variants(cache, main, [1])
+        tiny = variant_run(cache, main, 0, "--cache-max-size=1")
+        check("1-byte limit: same findings", findings(tiny) == reference,
+              (findings(tiny), reference))
+        check("1-byte limit: built once, not rebuilt", "0 reused, 1 built" in tiny.stderr and
+              "1 evicted" in tiny.stderr, tiny.stderr)
+        check("1-byte limit: the entry in use stays", len(cache_entries(cache)) == 1,
+              os.listdir(cache))
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
+    reference = findings(run("--no-cache", "--format=json", *files))
+    with tempfile.TemporaryDirectory() as cache:
+        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--cache-max-size=1",
+                                       "-j2", "--format=json", *files, "--", "-std=c++17",
+                                       f"-DPROCESS={index}"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for index in range(2)]
+        for index, process in enumerate(processes):
+            stdout, stderr = process.communicate()
+            result = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+            check(f"concurrent evicting process {index}: same findings",
+                  findings(result) == reference, (findings(result), reference))
+        leftovers = [n for n in os.listdir(cache) if ".tmp" in n]
+        check("concurrent evicting processes: no temporary files left", not leftovers, leftovers)
+
+
+def test_cache_max_size_option():
+    example = os.path.join(SOURCE, "examples", "trainer_class_buggy.cpp")
+    for bad in ("12Q", "", "G", "-1", "1.5G", "99999999999999999999"):
+        result = run(f"--cache-max-size={bad}", example)
+        check(f"--cache-max-size={bad}: usage error", result.returncode == 2 and
+              len(result.stderr.strip().splitlines()) == 1, (result.returncode, result.stderr))
+    for good in ("0", "512K", "100m", "2G", "123"):
+        result = run(f"--cache-max-size={good}", "--format=json", example)
+        check(f"--cache-max-size={good}: accepted", result.returncode == 1, result.stderr)
+
+
 def main():
     for test in (test_identical_findings, test_real_headers, test_header_change_invalidates,
                  test_flag_changes_meaning, test_corrupt_cache_survived,
-                 test_two_processes_share_a_cache, test_unusable_cache_dir, test_prefilter):
+                 test_two_processes_share_a_cache, test_unusable_cache_dir, test_prefilter,
+                 test_size_limit_evicts_oldest, test_hit_refreshes_recency,
+                 test_limit_below_one_entry, test_cache_max_size_option):
         test()
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0

@@ -3,7 +3,9 @@
 framing. Initialize, diagnostics of unsaved text, stale versions dropped,
 quick fixes that remove their finding, UTF-16 and UTF-8 positions, NOLINT in
 unsaved text, errors (-32002, -32601, -32800, malformed frames), didClose,
-shutdown and exit codes. Every wait has a timeout.
+shutdown and exit codes; the preamble cache for unsaved text (a hit after a
+body edit, a new PCH when the include lines change, eviction), the cache
+options, and 10,000 nested ifs in a buffer. Every wait has a timeout.
 
 usage: lsp_tests.py <gradlint> <source-root>
 """
@@ -41,9 +43,9 @@ def check(name, condition, detail=""):
 class Server:
     """A `gradlint lsp` process; a thread reads its frames into a queue."""
 
-    def __init__(self):
+    def __init__(self, *args):
         self.stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([GRADLINT, "lsp"], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([GRADLINT, "lsp", *args], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.stderr)
         self.inbox = queue.Queue()
         self.seen = []  # every message received, in order
@@ -178,11 +180,11 @@ def apply_edits(text, edits):
     return text
 
 
-def initialize(server, encodings=("utf-16",)):
+def initialize(server, encodings=("utf-16",), **settings):
     request_id = server.request("initialize", {
         "processId": os.getpid(), "rootUri": None,
         "capabilities": {"general": {"positionEncodings": list(encodings)}},
-        "initializationOptions": {"debounceMs": DEBOUNCE_MS}})
+        "initializationOptions": {"debounceMs": DEBOUNCE_MS, **settings}})
     reply = server.response(request_id, timeout=10)
     server.notify("initialized", {})
     return reply
@@ -194,6 +196,8 @@ def main():
         run_session(workdir)
         run_utf8_session(workdir)
         run_config_session(workdir)
+        run_cache_session(workdir)
+        run_cache_options(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"{results['passed']} passed, {results['failed']} failed")
@@ -508,6 +512,147 @@ def run_config_session(workdir):
         server.process.wait(timeout=5)
     finally:
         server.kill()
+
+
+EXTRA_HEADER = "#pragma once\nconstexpr int kExtraSteps = 6;\n"
+
+
+def cache_session_texts(buggy):
+    """The edits of the cache session, by version: the example; a body edit; an
+    include added that the body needs; 10,000 nested ifs; the example again."""
+    body_edit = buggy.replace("const int accum_steps = 4;", "const int accum_steps = 8;")
+    with_extra = body_edit.replace("#include <torch/torch.h>\n",
+                                   '#include <torch/torch.h>\n#include "extra.h"\n', 1).replace(
+        "const int accum_steps = 8;", "const int accum_steps = kExtraSteps;")
+    deep = "void f(int x) {\n" + "if (x)\n" * 10000 + ";\n}\n"
+    return {1: buggy, 2: body_edit, 3: with_extra, 4: deep, 5: buggy}
+
+
+def analysed_line(log, version):
+    """The server's log line about the analysis of `version` (one per analysis)."""
+    lines = [l for l in log.splitlines() if f"analysed version {version} of " in l]
+    return lines
+
+
+def run_cache_session(workdir):
+    """The preamble cache for unsaved text: the same diagnostics as without a
+    cache, a hit after a body edit, a new PCH when the include lines change,
+    --cache-max-size eviction, and 10,000 nested ifs answered."""
+    project = os.path.join(workdir, "cached")
+    os.makedirs(project)
+    with open(os.path.join(project, "extra.h"), "w") as f:
+        f.write(EXTRA_HEADER)
+    source = os.path.join(project, "train.cpp")
+    # On disk: a longer include prefix than the unsaved text's. A preamble taken
+    # from the disk would skip into the unsaved body and break the parse.
+    with open(source, "w") as f:
+        f.write("// a long comment on disk\n" * 120 + "#include <torch/torch.h>\n#include <vector>\n"
+                "int on_disk_only();\n")
+    with open(EXAMPLE, encoding="utf-8") as f:
+        texts = cache_session_texts(f.read())
+    uri = file_uri(source)
+    cache = os.path.join(workdir, "lsp-cache")
+
+    def session(server, settings):
+        initialize(server, **settings)
+        published = {}
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": texts[1]}})
+        published[1] = server.publish(uri, 1)
+        for version in (2, 3, 4, 5):
+            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                     "contentChanges": [{"text": texts[version]}]})
+            published[version] = server.publish(uri, version)
+            if version == 4:
+                alive = server.response(server.request("gradlint/stillThere", {}), timeout=10)
+                check("cache session: after 10,000 nested ifs the server still answers",
+                      alive is not None and alive.get("error", {}).get("code") == -32601, alive)
+            if version == 3:
+                listing = sorted(os.listdir(cache)) if os.path.isdir(cache) else []
+                published["pch after 3"] = [n for n in listing if n.endswith(".pch")]
+        server.request("shutdown", None)
+        server.notify("exit", None)
+        try:
+            code = server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+        return published, code
+
+    reference_server = Server()
+    try:
+        reference, reference_code = session(reference_server, {"noCache": True})
+        reference_log = reference_server.log()
+    finally:
+        reference_server.kill()
+    check("no cache: initializationOptions.noCache turns the cache off",
+          "precompiled preamble: none (cache off)" in " ".join(analysed_line(reference_log, 1)),
+          reference_log[-800:])
+    for version in (1, 2, 3, 5):
+        check(f"no cache: version {version} has findings", bool(codes(reference.get(version))),
+              reference.get(version))
+
+    server = Server(f"--cache-dir={cache}", "--cache-max-size=1")
+    try:
+        cached, code = session(server, {})
+        log = server.log()
+    finally:
+        server.kill()
+    check("cache: the server exits 0 after the session", code == 0 and reference_code == 0,
+          (code, reference_code, log[-800:]))
+    for version in (1, 2, 3, 4, 5):
+        mine = (cached.get(version) or {}).get("diagnostics")
+        theirs = (reference.get(version) or {}).get("diagnostics")
+        check(f"cache: version {version}: diagnostics identical to --no-cache",
+              mine is not None and mine == theirs, (mine, theirs))
+    first, second, third = (analysed_line(log, v) for v in (1, 2, 3))
+    check("cache: one log line per analysis", all(len(l) == 1 for l in (first, second, third)),
+          (first, second, third))
+    check("cache: the first analysis builds the PCH in --cache-dir",
+          f"precompiled preamble: built {cache}/" in " ".join(first), first)
+    check("cache: a body edit reuses it", "precompiled preamble: reused" in " ".join(second) and
+          " ".join(first).split("built ")[-1] == " ".join(second).split("reused ")[-1],
+          (first, second))
+    check("cache: new include lines build a new PCH, not the stale one",
+          "precompiled preamble: built" in " ".join(third) and
+          " ".join(third).split("built ")[-1] != " ".join(first).split("built ")[-1], third)
+    check("cache: --cache-max-size=1 evicted the first PCH when the second was built",
+          "evicted 1 old cache entries" in " ".join(third) and
+          len(cached.get("pch after 3", [])) == 1, (third, cached.get("pch after 3")))
+    check("cache: 10,000 nested ifs get a response (empty diagnostics)",
+          cached.get(4) is not None and cached[4]["diagnostics"] == [], cached.get(4))
+    check("cache: the example's findings after the deep buffer",
+          codes(cached.get(5)) == sorted(EXPECTED), codes(cached.get(5)))
+
+
+def run_cache_options(workdir):
+    """initializationOptions.cacheDir, and bad `gradlint lsp` options."""
+    cache = os.path.join(workdir, "lsp-cache-from-settings")
+    source = os.path.join(workdir, "settings.cpp")
+    shutil.copy(EXAMPLE, source)
+    with open(EXAMPLE, encoding="utf-8") as f:
+        text = f.read()
+    server = Server("--no-cache")  # initializationOptions win over the command line
+    try:
+        initialize(server, cacheDir=cache, noCache=False, cacheMaxSize="2G")
+        uri = file_uri(source)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+        published = server.publish(uri, 1)
+        check("settings: findings", codes(published) == sorted(EXPECTED), codes(published))
+        pchs = [n for n in os.listdir(cache) if n.endswith(".pch")] if os.path.isdir(cache) else []
+        check("settings: initializationOptions.cacheDir holds the PCH", len(pchs) == 1,
+              server.log()[-800:])
+        server.request("shutdown", None)
+        server.notify("exit", None)
+        server.process.wait(timeout=10)
+    finally:
+        server.kill()
+    for bad in (["--cache-max-size=12Q"], ["--checks=-*"], ["--cache-dir"]):
+        result = subprocess.run([GRADLINT, "lsp", *bad], capture_output=True, text=True,
+                                stdin=subprocess.DEVNULL, timeout=10)
+        check(f"gradlint lsp {' '.join(bad)}: exit 2 with one error line",
+              result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1,
+              (result.returncode, result.stderr))
 
 
 if __name__ == "__main__":
