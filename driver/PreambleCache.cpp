@@ -454,8 +454,9 @@ void PreambleCache::evictOverLimit() {
   int dirFd = ::dirfd(dir);
   struct Entry {
     std::vector<std::pair<std::string, uint64_t>> files; ///< name, size
-    uint64_t bytes = 0;
-    struct timespec lastUse {}; ///< the newest mtime of its finished files
+    /// The PCH's mtime (a hit touches it), else the newest of its other files'.
+    struct timespec lastUse {};
+    bool hasPch = false;
     bool beingWritten = false;  ///< another process's temporary file is young
   };
   std::map<std::string, Entry> entries;
@@ -484,9 +485,10 @@ void PreambleCache::evictOverLimit() {
     }
     Entry &entry = entries[name->key];
     entry.files.push_back({item->d_name, size});
-    entry.bytes += size;
-    if (newer(status.st_mtim, entry.lastUse))
+    bool isPch = llvm::StringRef(item->d_name).ends_with(".pch");
+    if (isPch || (!entry.hasPch && newer(status.st_mtim, entry.lastUse)))
       entry.lastUse = status.st_mtim;
+    entry.hasPch = entry.hasPch || isPch;
   }
   if (total <= maxBytes_) {
     ::closedir(dir);
