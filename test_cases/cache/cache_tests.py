@@ -17,22 +17,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE = os.path.abspath(sys.argv[2])
 REAL_TORCH = "/usr/include/torch/csrc/api/include"
-results = {"passed": 0, "failed": 0}
 
 
 def run(*args, cwd=None):
     return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {str(detail)[:2000]}")
 
 
 def findings(result):
@@ -418,8 +412,7 @@ def main():
                  test_size_limit_evicts_oldest, test_hit_refreshes_recency,
                  test_limit_below_one_entry, test_cache_max_size_option):
         test()
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+    return summary()
 
 
 if __name__ == "__main__":

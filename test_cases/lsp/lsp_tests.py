@@ -20,6 +20,9 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import check, summary  # noqa: E402
+
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE_ROOT = os.path.abspath(sys.argv[2])
 EXAMPLE = os.path.join(SOURCE_ROOT, "examples", "mnist_accumulation_buggy.cpp")
@@ -28,16 +31,6 @@ EXPECTED = {"accum-misplaced-zero-grad": 76, "accum-missing-loss-division": 80,
             "accum-per-micro-batch-clip": 83}
 TIMEOUT = 60  # seconds for one analysis to be published; a hang fails, never blocks
 DEBOUNCE_MS = 150
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print(f"FAIL {name}: {str(detail)[:600]}")
-    return condition
 
 
 class Server:
@@ -203,8 +196,7 @@ def main():
         run_cache_options(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 def run_session(workdir):
