@@ -7,6 +7,18 @@
 #include <type_traits>
 #include <utility>
 
+// std::is_same<std::decay_t<Head>, ModuleHolder>::value, through Clang's builtins where
+// available: each TORCH_MODULE class inherits this constructor template, and checking its
+// constraint through <type_traits> instantiated several trait classes per module class.
+#if defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__is_same) && __has_builtin(__remove_cvref)
+#define GRADLINT_MODEL_IS_SAME_DECAYED(T, U) __is_same(__remove_cvref(T), U)
+#endif
+#endif
+#ifndef GRADLINT_MODEL_IS_SAME_DECAYED
+#define GRADLINT_MODEL_IS_SAME_DECAYED(T, U) std::is_same<std::decay_t<T>, U>::value
+#endif
+
 namespace torch {
 namespace detail {
 struct ModuleHolderIndicator {};
@@ -36,7 +48,7 @@ class ModuleHolder : torch::detail::ModuleHolderIndicator {
   /* implicit */ ModuleHolder(std::nullptr_t);
   template <typename Head, typename... Tail,
             typename = typename std::enable_if<
-                !(std::is_same<std::decay_t<Head>, ModuleHolder>::value && (sizeof...(Tail) == 0))>::type>
+                !(GRADLINT_MODEL_IS_SAME_DECAYED(Head, ModuleHolder) && (sizeof...(Tail) == 0))>::type>
   explicit ModuleHolder(Head&& head, Tail&&... tail);
   /* implicit */ ModuleHolder(std::shared_ptr<Contained> module);
 
