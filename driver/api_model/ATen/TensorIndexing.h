@@ -14,8 +14,8 @@ TORCH_API extern const EllipsisIndexType Ellipsis;
 
 struct TORCH_API Slice final {
  public:
-  Slice(c10::optional<int64_t> start_index = c10::nullopt, c10::optional<int64_t> stop_index = c10::nullopt,
-        c10::optional<int64_t> step_index = c10::nullopt);
+  Slice(c10::optional<int64_t> start_index = {}, c10::optional<int64_t> stop_index = {},
+        c10::optional<int64_t> step_index = {});
   int64_t start() const;
   int64_t stop() const;
   int64_t step() const;

@@ -1,10 +1,10 @@
 #pragma once
 // Model of c10::optional (LibTorch 1.13 ships its own optional class in namespace c10,
 // with c10::nullopt_t / c10::nullopt). A light class with the public members of
-// LibTorch's optional, declared only: parameters with `= c10::nullopt` defaults and
-// TORCH_ARG members of optional type then cost little to parse (std::optional's
-// constrained constructors made every such default argument an overload resolution;
-// see "Parse cost" in README.md).
+// LibTorch's optional, declared only, so that parameters of optional type and their
+// defaults cost little to parse (see "Parse cost" in README.md). Default arguments that
+// LibTorch spells `= c10::nullopt` are written `= {}` in the model (the same empty
+// optional without a converting-constructor overload resolution per parameter).
 #include <c10/macros/Macros.h>
 #include <stdexcept>
 #include <string>
@@ -30,6 +30,31 @@ class bad_optional_access : public std::logic_error {
 };
 
 template <class T>
+class optional;
+
+// optional<T>'s converting constructor takes any U that T can be constructed from, except
+// optional, nullopt_t and in_place_t themselves. Written with Clang's type-trait builtins
+// where available: the constraint is checked for every argument converted to an optional.
+// (U is deduced from U&&, so "decay_t<U> is X" is "U is X, X&, const X or const X&";
+// __remove_cvref(U) is not used here: Clang 19 evaluated it with U's default, T.)
+#if defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__is_same) && __has_builtin(__is_constructible)
+#define GRADLINT_MODEL_IS_FORWARDED(U, X) \
+  (__is_same(U, X) || __is_same(U, X&) || __is_same(U, const X) || __is_same(U, const X&))
+#define GRADLINT_MODEL_OPTIONAL_FROM(T, U)                                                       \
+  (!GRADLINT_MODEL_IS_FORWARDED(U, ::c10::optional<T>) && !GRADLINT_MODEL_IS_FORWARDED(U, ::c10::nullopt_t) && \
+   !GRADLINT_MODEL_IS_FORWARDED(U, ::c10::in_place_t) && __is_constructible(T, U&&))
+#endif
+#endif
+#ifndef GRADLINT_MODEL_OPTIONAL_FROM
+#define GRADLINT_MODEL_IS_FORWARDED(U, X) std::is_same<std::decay_t<U>, X>::value
+#define GRADLINT_MODEL_OPTIONAL_FROM(T, U)                                                  \
+  (!std::is_same<std::decay_t<U>, ::c10::optional<T>>::value &&                             \
+   !std::is_same<std::decay_t<U>, ::c10::nullopt_t>::value &&                               \
+   !std::is_same<std::decay_t<U>, ::c10::in_place_t>::value && std::is_constructible<T, U&&>::value)
+#endif
+
+template <class T>
 class optional {
  public:
   typedef T value_type;
@@ -40,11 +65,7 @@ class optional {
   optional(optional&& rhs) noexcept(std::is_nothrow_move_constructible<T>::value);
   template <class... Args>
   explicit optional(in_place_t, Args&&... args);
-  template <class U = T,
-            typename = std::enable_if_t<std::conjunction<std::negation<std::is_same<std::decay_t<U>, optional>>,
-                                                         std::negation<std::is_same<std::decay_t<U>, nullopt_t>>,
-                                                         std::negation<std::is_same<std::decay_t<U>, in_place_t>>,
-                                                         std::is_constructible<T, U&&>>::value>>
+  template <class U = T, typename = std::enable_if_t<GRADLINT_MODEL_OPTIONAL_FROM(T, U)>>
   /* implicit */ optional(U&& u);
   ~optional();
 
@@ -52,10 +73,7 @@ class optional {
   optional& operator=(const optional& rhs);
   optional& operator=(optional&& rhs) noexcept(std::is_nothrow_move_assignable<T>::value &&
                                                 std::is_nothrow_move_constructible<T>::value);
-  template <class U = T,
-            typename = std::enable_if_t<std::conjunction<std::negation<std::is_same<std::decay_t<U>, optional>>,
-                                                         std::negation<std::is_same<std::decay_t<U>, nullopt_t>>,
-                                                         std::is_constructible<T, U&&>>::value>>
+  template <class U = T, typename = std::enable_if_t<GRADLINT_MODEL_OPTIONAL_FROM(T, U)>>
   optional& operator=(U&& v);
 
   template <class... Args>

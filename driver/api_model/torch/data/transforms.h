@@ -51,19 +51,19 @@ class Lambda : public Transform<Input, Output> {
   FunctionType function_;
 };
 
-template <typename BatchType, typename T = typename BatchType::value_type>
+template <typename T, typename BatchType = std::vector<T>>
 using Collation = BatchTransform<BatchType, T>;
-template <typename BatchType, typename T = typename BatchType::value_type>
+template <typename T, typename BatchType = std::vector<T>>
 using Collate = BatchLambda<BatchType, T>;
 
 template <typename T = Example<>>
 struct Stack;
 template <>
-struct Stack<Example<>> : public Collation<std::vector<Example<>>> {
+struct Stack<Example<>> : public Collation<Example<>> {
   Example<> apply_batch(std::vector<Example<>> examples) override;
 };
 template <>
-struct Stack<TensorExample> : public Collation<std::vector<TensorExample>> {
+struct Stack<TensorExample> : public Collation<Example<Tensor, example::NoTarget>> {
   TensorExample apply_batch(std::vector<TensorExample> examples) override;
 };
 

@@ -28,7 +28,7 @@ class TORCH_API Module : public std::enable_shared_from_this<Module> {
   virtual ~Module() = default;
 
   const std::string& name() const noexcept;
-  virtual std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const;
+  virtual std::shared_ptr<Module> clone(const optional<Device>& device = {}) const;
   void apply(const ModuleApplyFunction& function);
   void apply(const ConstModuleApplyFunction& function) const;
   void apply(const NamedModuleApplyFunction& function, const std::string& name_prefix = std::string());

@@ -383,7 +383,7 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
   SequentialImpl() = default;
   template <typename... Modules>
   explicit SequentialImpl(Modules&&... modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   template <typename ReturnType = Tensor, typename... InputTypes>
@@ -424,7 +424,7 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
   ModuleListImpl() = default;
   template <typename... Modules>
   explicit ModuleListImpl(Modules&&... modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   void push_back(std::shared_ptr<Module> module);
@@ -452,7 +452,7 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   ModuleDictImpl() = default;
   explicit ModuleDictImpl(const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules);
   explicit ModuleDictImpl(const torch::OrderedDict<std::string, std::shared_ptr<Module>>& modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const;
   std::vector<std::string> keys() const;

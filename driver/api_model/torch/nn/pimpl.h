@@ -7,18 +7,10 @@
 #include <type_traits>
 #include <utility>
 
-// std::is_same<std::decay_t<Head>, ModuleHolder>::value, through Clang's builtins where
-// available: each TORCH_MODULE class inherits this constructor template, and checking its
-// constraint through <type_traits> instantiated several trait classes per module class.
-#if defined(__clang__) && defined(__has_builtin)
-#if __has_builtin(__is_same) && __has_builtin(__remove_cvref)
-#define GRADLINT_MODEL_IS_SAME_DECAYED(T, U) __is_same(__remove_cvref(T), U)
-#endif
-#endif
-#ifndef GRADLINT_MODEL_IS_SAME_DECAYED
-#define GRADLINT_MODEL_IS_SAME_DECAYED(T, U) std::is_same<std::decay_t<T>, U>::value
-#endif
-
+// std::is_same<std::decay_t<Head>, ModuleHolder>::value, through Clang's __is_same where
+// available (GRADLINT_MODEL_IS_FORWARDED, c10/util/Optional.h): each TORCH_MODULE class
+// inherits this constructor template, and checking its constraint through <type_traits>
+// instantiated several trait classes per module class.
 namespace torch {
 namespace detail {
 struct ModuleHolderIndicator {};
@@ -26,6 +18,18 @@ template <typename T>
 using is_module_holder = std::is_base_of<ModuleHolderIndicator, std::decay_t<T>>;
 template <typename T, typename C>
 using is_module_holder_of = std::is_same<std::decay_t<T>, std::decay_t<C>>;  // model: simplified
+// Stands in for ModuleHolder's std::shared_ptr<Contained> member: copying, moving and
+// destroying a holder stay non-trivial (and noexcept), as with the shared_ptr, without
+// instantiating std::shared_ptr<Contained> per module.
+class ModuleHolderStorage {
+ public:
+  ModuleHolderStorage() noexcept;
+  ModuleHolderStorage(const ModuleHolderStorage& other) noexcept;
+  ModuleHolderStorage(ModuleHolderStorage&& other) noexcept;
+  ModuleHolderStorage& operator=(const ModuleHolderStorage& other) noexcept;
+  ModuleHolderStorage& operator=(ModuleHolderStorage&& other) noexcept;
+  ~ModuleHolderStorage();
+};
 template <typename C, typename... Args>
 struct return_type_of_forward {
   using type = decltype(::std::declval<C>().forward(::std::declval<Args>()...));
@@ -35,10 +39,11 @@ using return_type_of_forward_t = typename return_type_of_forward<C, Args...>::ty
 } // namespace detail
 
 namespace nn {
-// Model: declaration-only. LibTorch's ModuleHolder holds a std::shared_ptr<Contained>;
-// the model declares the same members without that data member (and without bodies
-// that would need it), so that each TORCH_MODULE does not instantiate
-// std::shared_ptr<XImpl> (the parse-cost note in README.md).
+// Model: declaration-only. LibTorch's ModuleHolder holds a std::shared_ptr<Contained> impl_;
+// the model declares the same members without that data member (and without bodies that
+// would need it), so that each TORCH_MODULE does not instantiate std::shared_ptr<XImpl>
+// ("Parse cost" in README.md). A private ModuleHolderStorage keeps the special members
+// non-trivial as in LibTorch.
 template <typename Contained>
 class ModuleHolder : torch::detail::ModuleHolderIndicator {
  public:
@@ -48,7 +53,7 @@ class ModuleHolder : torch::detail::ModuleHolderIndicator {
   /* implicit */ ModuleHolder(std::nullptr_t);
   template <typename Head, typename... Tail,
             typename = typename std::enable_if<
-                !(GRADLINT_MODEL_IS_SAME_DECAYED(Head, ModuleHolder) && (sizeof...(Tail) == 0))>::type>
+                !(GRADLINT_MODEL_IS_FORWARDED(Head, ModuleHolder) && (sizeof...(Tail) == 0))>::type>
   explicit ModuleHolder(Head&& head, Tail&&... tail);
   /* implicit */ ModuleHolder(std::shared_ptr<Contained> module);
 
@@ -69,6 +74,9 @@ class ModuleHolder : torch::detail::ModuleHolderIndicator {
     return (*get())[::std::forward<Arg>(arg)];
   }
   bool is_empty() const noexcept;
+
+ private:
+  torch::detail::ModuleHolderStorage storage_;
 };
 
 template <typename ModuleType>
