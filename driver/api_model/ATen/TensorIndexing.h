@@ -27,7 +27,7 @@ struct TORCH_API TensorIndex final {
   TensorIndex(const char* str);
   TensorIndex(int64_t integer);
   TensorIndex(int integer);
-  template <class T, class = typename std::enable_if<std::is_same<bool, T>::value>::type>
+  template <class T, class = typename std::enable_if<GRADLINT_MODEL_IS_SAME(bool, T)>::type>
   TensorIndex(T boolean);
   TensorIndex(Slice slice);
   TensorIndex(Tensor tensor);

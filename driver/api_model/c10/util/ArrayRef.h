@@ -80,9 +80,8 @@ class OptionalArrayRef final {
   template <
       typename U = ArrayRef<T>,
       std::enable_if_t<
-          !std::is_same<std::decay_t<U>, OptionalArrayRef>::value &&
-              !std::is_same<std::decay_t<U>, nullopt_t>::value &&
-              std::is_constructible<ArrayRef<T>, U&&>::value,
+          !GRADLINT_MODEL_IS_FORWARDED(U, OptionalArrayRef) && !GRADLINT_MODEL_IS_FORWARDED(U, nullopt_t) &&
+              GRADLINT_MODEL_IS_CONSTRUCTIBLE(ArrayRef<T>, U&&),
           bool> = false>
   OptionalArrayRef(U&& value);
   OptionalArrayRef(std::initializer_list<T> Vec);

@@ -33,26 +33,10 @@ template <class T>
 class optional;
 
 // optional<T>'s converting constructor takes any U that T can be constructed from, except
-// optional, nullopt_t and in_place_t themselves. Written with Clang's type-trait builtins
-// where available: the constraint is checked for every argument converted to an optional.
-// (U is deduced from U&&, so "decay_t<U> is X" is "U is X, X&, const X or const X&";
-// __remove_cvref(U) is not used here: Clang 19 evaluated it with U's default, T.)
-#if defined(__clang__) && defined(__has_builtin)
-#if __has_builtin(__is_same) && __has_builtin(__is_constructible)
-#define GRADLINT_MODEL_IS_FORWARDED(U, X) \
-  (__is_same(U, X) || __is_same(U, X&) || __is_same(U, const X) || __is_same(U, const X&))
-#define GRADLINT_MODEL_OPTIONAL_FROM(T, U)                                                       \
+// optional, nullopt_t and in_place_t themselves (traits of c10/macros/Macros.h).
+#define GRADLINT_MODEL_OPTIONAL_FROM(T, U)                                                              \
   (!GRADLINT_MODEL_IS_FORWARDED(U, ::c10::optional<T>) && !GRADLINT_MODEL_IS_FORWARDED(U, ::c10::nullopt_t) && \
-   !GRADLINT_MODEL_IS_FORWARDED(U, ::c10::in_place_t) && __is_constructible(T, U&&))
-#endif
-#endif
-#ifndef GRADLINT_MODEL_OPTIONAL_FROM
-#define GRADLINT_MODEL_IS_FORWARDED(U, X) std::is_same<std::decay_t<U>, X>::value
-#define GRADLINT_MODEL_OPTIONAL_FROM(T, U)                                                  \
-  (!std::is_same<std::decay_t<U>, ::c10::optional<T>>::value &&                             \
-   !std::is_same<std::decay_t<U>, ::c10::nullopt_t>::value &&                               \
-   !std::is_same<std::decay_t<U>, ::c10::in_place_t>::value && std::is_constructible<T, U&&>::value)
-#endif
+   !GRADLINT_MODEL_IS_FORWARDED(U, ::c10::in_place_t) && GRADLINT_MODEL_IS_CONSTRUCTIBLE(T, U&&))
 
 template <class T>
 class optional {

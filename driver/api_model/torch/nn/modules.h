@@ -30,7 +30,7 @@ class AnyModule {
   AnyModule() = default;
   template <typename ModuleType>
   explicit AnyModule(std::shared_ptr<ModuleType> module);
-  template <typename ModuleType, typename = std::enable_if_t<std::is_base_of<Module, ModuleType>::value>>
+  template <typename ModuleType, typename = std::enable_if_t<GRADLINT_MODEL_IS_BASE_OF(Module, ModuleType)>>
   explicit AnyModule(ModuleType&& module);
   template <typename ModuleType>
   explicit AnyModule(const ModuleHolder<ModuleType>& module_holder);
@@ -243,16 +243,14 @@ class ConvNdImpl : public torch::nn::Cloneable<Derived> {
 };
 class TORCH_API Conv1dImpl : public ConvNdImpl<1, Conv1dImpl> {
  public:
-  Conv1dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<1> kernel_size)
-      : Conv1dImpl(Conv1dOptions(input_channels, output_channels, kernel_size)) {}
+  Conv1dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<1> kernel_size);
   explicit Conv1dImpl(Conv1dOptions options_);
   Tensor forward(const Tensor& input);
 };
 TORCH_MODULE(Conv1d);
 class TORCH_API Conv2dImpl : public ConvNdImpl<2, Conv2dImpl> {
  public:
-  Conv2dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<2> kernel_size)
-      : Conv2dImpl(Conv2dOptions(input_channels, output_channels, kernel_size)) {}
+  Conv2dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<2> kernel_size);
   explicit Conv2dImpl(Conv2dOptions options_);
   Tensor forward(const Tensor& input);
 };

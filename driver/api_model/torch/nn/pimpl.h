@@ -7,10 +7,10 @@
 #include <type_traits>
 #include <utility>
 
-// std::is_same<std::decay_t<Head>, ModuleHolder>::value, through Clang's __is_same where
-// available (GRADLINT_MODEL_IS_FORWARDED, c10/util/Optional.h): each TORCH_MODULE class
-// inherits this constructor template, and checking its constraint through <type_traits>
-// instantiated several trait classes per module class.
+// The constructor template's constraint, std::is_same<std::decay_t<Head>, ModuleHolder>, is
+// spelled GRADLINT_MODEL_IS_FORWARDED (c10/macros/Macros.h): each TORCH_MODULE class inherits
+// this constructor, and checking the constraint through <type_traits> instantiated several
+// trait classes per module class.
 namespace torch {
 namespace detail {
 struct ModuleHolderIndicator {};
