@@ -375,8 +375,8 @@ TORCH_MODULE(Functional);
 
 class SequentialImpl : public Cloneable<SequentialImpl> {
  public:
-  using Iterator = std::vector<AnyModule>::iterator;
-  using ConstIterator = std::vector<AnyModule>::const_iterator;
+  using Iterator = GRADLINT_MODEL_VECTOR_ITERATOR(AnyModule);  // std::vector<AnyModule>::iterator
+  using ConstIterator = GRADLINT_MODEL_VECTOR_CONST_ITERATOR(AnyModule);
 
   SequentialImpl() = default;
   template <typename... Modules>
@@ -417,8 +417,8 @@ class Sequential : public torch::nn::ModuleHolder<SequentialImpl> {
 
 class ModuleListImpl : public Cloneable<ModuleListImpl> {
  public:
-  using Iterator = std::vector<std::shared_ptr<Module>>::iterator;
-  using ConstIterator = std::vector<std::shared_ptr<Module>>::const_iterator;
+  using Iterator = GRADLINT_MODEL_VECTOR_ITERATOR(std::shared_ptr<Module>);  // std::vector<...>::iterator
+  using ConstIterator = GRADLINT_MODEL_VECTOR_CONST_ITERATOR(std::shared_ptr<Module>);
   ModuleListImpl() = default;
   template <typename... Modules>
   explicit ModuleListImpl(Modules&&... modules);

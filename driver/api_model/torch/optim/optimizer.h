@@ -144,9 +144,10 @@ class TORCH_API OptimizerParamGroup {
   const std::vector<Tensor>& params() const;
 
  protected:
-  std::vector<Tensor> params_;
-  // Model: static, so that the class does not instantiate std::unique_ptr (see
-  // "Parse cost" in README.md); a non-static member in LibTorch.
+  // Model: LibTorch's protected data members, with their names and types, declared
+  // static so that the class does not instantiate std::vector / std::unique_ptr for
+  // them (see "Parse cost" in README.md); non-static members in LibTorch.
+  static std::vector<Tensor> params_;
   static std::unique_ptr<OptimizerOptions> options_;
 };
 
@@ -175,10 +176,11 @@ class TORCH_API Optimizer {
   virtual void load(serialize::InputArchive& archive);
 
  protected:
-  std::vector<OptimizerParamGroup> param_groups_;
-  ska::flat_hash_map<std::string, std::unique_ptr<OptimizerParamState>> state_;
-  // Model: static, so that the class does not instantiate std::unique_ptr (see
-  // "Parse cost" in README.md); a non-static member in LibTorch.
+  // Model: LibTorch's protected data members, with their names and types, declared
+  // static so that the class does not instantiate std::vector / std::unique_ptr for
+  // them (see "Parse cost" in README.md); non-static members in LibTorch.
+  static std::vector<OptimizerParamGroup> param_groups_;
+  static ska::flat_hash_map<std::string, std::unique_ptr<OptimizerParamState>> state_;
   static std::unique_ptr<OptimizerOptions> defaults_;
 };
 
