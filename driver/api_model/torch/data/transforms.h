@@ -31,11 +31,9 @@ class BatchLambda : public BatchTransform<Input, Output> {
   using typename BatchTransform<Input, Output>::InputBatchType;
   using typename BatchTransform<Input, Output>::OutputBatchType;
   using FunctionType = std::function<OutputBatchType(InputBatchType)>;
-  explicit BatchLambda(FunctionType function) : function_(std::move(function)) {}
+  explicit BatchLambda(FunctionType function);
   OutputBatchType apply_batch(InputBatchType input_batch) override;
-
- private:
-  FunctionType function_;
+  // Model: declaration-only; LibTorch's private function_ member is left out.
 };
 
 template <typename Input, typename Output = Input>
@@ -44,11 +42,9 @@ class Lambda : public Transform<Input, Output> {
   using typename Transform<Input, Output>::InputType;
   using typename Transform<Input, Output>::OutputType;
   using FunctionType = std::function<Output(Input)>;
-  explicit Lambda(FunctionType function) : function_(std::move(function)) {}
+  explicit Lambda(FunctionType function);
   OutputType apply(InputType input) override;
-
- private:
-  FunctionType function_;
+  // Model: declaration-only; LibTorch's private function_ member is left out.
 };
 
 template <typename T, typename BatchType = std::vector<T>>
@@ -81,11 +77,10 @@ template <typename Target = Tensor>
 class TensorLambda : public TensorTransform<Target> {
  public:
   using FunctionType = std::function<Tensor(Tensor)>;
-  explicit TensorLambda(FunctionType function) : function_(std::move(function)) {}
+  explicit TensorLambda(FunctionType function);
   Tensor operator()(Tensor input) override;
-
- private:
-  std::function<Tensor(Tensor)> function_;
+  // Model: declaration-only; LibTorch's private std::function member is left out (a
+  // non-dependent member type: the template definition alone would instantiate it).
 };
 
 template <typename Target = Tensor>
