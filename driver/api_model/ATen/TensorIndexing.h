@@ -14,8 +14,8 @@ TORCH_API extern const EllipsisIndexType Ellipsis;
 
 struct TORCH_API Slice final {
  public:
-  Slice(c10::optional<int64_t> start_index = c10::nullopt, c10::optional<int64_t> stop_index = c10::nullopt,
-        c10::optional<int64_t> step_index = c10::nullopt);
+  Slice(c10::optional<int64_t> start_index = {}, c10::optional<int64_t> stop_index = {},
+        c10::optional<int64_t> step_index = {});
   int64_t start() const;
   int64_t stop() const;
   int64_t step() const;
@@ -27,7 +27,7 @@ struct TORCH_API TensorIndex final {
   TensorIndex(const char* str);
   TensorIndex(int64_t integer);
   TensorIndex(int integer);
-  template <class T, class = typename std::enable_if<std::is_same<bool, T>::value>::type>
+  template <class T, class = typename std::enable_if<GRADLINT_MODEL_IS_SAME(bool, T)>::type>
   TensorIndex(T boolean);
   TensorIndex(Slice slice);
   TensorIndex(Tensor tensor);

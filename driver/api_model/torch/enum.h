@@ -63,8 +63,8 @@ class variant {
  public:
   variant();
   template <class T,
-            class = std::enable_if_t<std::disjunction<std::is_same<std::decay_t<T>, Types>...>::value ||
-                                     std::disjunction<std::is_constructible<Types, T&&>...>::value>>
+            class = std::enable_if_t<(GRADLINT_MODEL_IS_FORWARDED(T, Types) || ...) ||
+                                     (GRADLINT_MODEL_IS_CONSTRUCTIBLE(Types, T&&) || ...)>>
   variant(T&& t);
   variant(const variant&);
   variant(variant&&);

@@ -5,13 +5,26 @@
 #include <utility>
 #include <vector>
 
+// std::vector<T>::iterator / const_iterator, named without instantiating std::vector<T>
+// (Sequential, ModuleList, ModuleDict and OrderedDict declare their iterator types from
+// vectors that the declarations alone never need). The same types; libstdc++ spells them
+// __gnu_cxx::__normal_iterator, other libraries get the member typedefs.
+#if defined(__GLIBCXX__)
+#define GRADLINT_MODEL_VECTOR_ITERATOR(...) ::__gnu_cxx::__normal_iterator<__VA_ARGS__*, ::std::vector<__VA_ARGS__>>
+#define GRADLINT_MODEL_VECTOR_CONST_ITERATOR(...) \
+  ::__gnu_cxx::__normal_iterator<const __VA_ARGS__*, ::std::vector<__VA_ARGS__>>
+#else
+#define GRADLINT_MODEL_VECTOR_ITERATOR(...) typename ::std::vector<__VA_ARGS__>::iterator
+#define GRADLINT_MODEL_VECTOR_CONST_ITERATOR(...) typename ::std::vector<__VA_ARGS__>::const_iterator
+#endif
+
 namespace torch {
 template <typename Key, typename Value>
 class OrderedDict {
  public:
   class Item;
-  using Iterator = typename std::vector<Item>::iterator;
-  using ConstIterator = typename std::vector<Item>::const_iterator;
+  using Iterator = GRADLINT_MODEL_VECTOR_ITERATOR(Item);
+  using ConstIterator = GRADLINT_MODEL_VECTOR_CONST_ITERATOR(Item);
 
   explicit OrderedDict(std::string key_description = "Key");
   OrderedDict(const OrderedDict& other);
@@ -51,9 +64,7 @@ class OrderedDict {
   ::std::vector<Key> keys() const;
   ::std::vector<Value> values() const;
   ::std::vector<std::pair<Key, Value>> pairs() const;
-
- private:
-  std::vector<Item> items_;
+  // Model: declaration-only; LibTorch's private std::vector<Item> items_ (and its index) are left out.
 };
 
 template <typename Key, typename Value>

@@ -44,7 +44,7 @@ class TORCH_API TensorBase {
   const TensorBase& fill_(const c10::Scalar& scalar) const;
   const TensorBase& zero_() const;
   TensorBase to(at::TensorOptions options = {}, bool non_blocking = false, bool copy = false,
-                c10::optional<at::MemoryFormat> memory_format = c10::nullopt) const;
+                c10::optional<at::MemoryFormat> memory_format = {}) const;
   bool is_complex() const;
   bool is_floating_point() const;
   bool is_signed() const;

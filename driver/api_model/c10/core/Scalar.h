@@ -22,7 +22,7 @@ class C10_API Scalar {
   Scalar(at::BFloat16 vv);
   Scalar(c10::complex<float> vv);
   Scalar(c10::complex<double> vv);
-  template <typename T, typename std::enable_if<std::is_same<T, bool>::value, bool>::type* = nullptr>
+  template <typename T, typename std::enable_if<GRADLINT_MODEL_IS_SAME(T, bool), bool>::type* = nullptr>
   Scalar(T vv);
   Scalar(const Scalar& rhs);
   Scalar(Scalar&& rhs) noexcept;

@@ -12,9 +12,9 @@ namespace c10 {
 struct C10_API TensorOptions {
   TensorOptions();
   /* implicit */ TensorOptions(Layout layout);
-  template <typename T, typename = std::enable_if_t<std::is_same<std::decay_t<T>, Device>::value>>
+  template <typename T, typename = std::enable_if_t<GRADLINT_MODEL_IS_FORWARDED(T, Device)>>
   /* implicit */ TensorOptions(T&& device);
-  template <typename... Args, typename = std::enable_if_t<std::is_constructible<Device, Args&&...>::value>>
+  template <typename... Args, typename = std::enable_if_t<GRADLINT_MODEL_IS_CONSTRUCTIBLE(Device, Args&&...)>>
   /* implicit */ TensorOptions(Args&&... args);
   /* implicit */ TensorOptions(caffe2::TypeMeta dtype);
   /* implicit */ TensorOptions(ScalarType dtype);

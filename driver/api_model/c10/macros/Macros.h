@@ -17,6 +17,30 @@
 #define C10_STRINGIZE_IMPL(x) #x
 #define C10_STRINGIZE(x) C10_STRINGIZE_IMPL(x)
 
+// Model-internal: type traits that the model's constructor constraints check on every
+// conversion (optional, variant, TensorOptions, Scalar, ModuleHolder). With Clang's
+// builtins they need no <type_traits> class instantiations (see "Parse cost" in
+// README.md); the fallbacks are the <type_traits> spellings. GRADLINT_MODEL_IS_FORWARDED(U, X)
+// is std::is_same<std::decay_t<U>, X> for a U deduced from U&& (U is X, X&, const X or
+// const X&). __remove_cvref is not used: Clang 19 evaluated it, in a default template
+// argument, with the template parameter's default.
+#if defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__is_same) && __has_builtin(__is_constructible) && __has_builtin(__is_base_of)
+#define GRADLINT_MODEL_IS_SAME(T, U) __is_same(T, U)
+#define GRADLINT_MODEL_IS_FORWARDED(U, X) \
+  (__is_same(U, X) || __is_same(U, X&) || __is_same(U, const X) || __is_same(U, const X&))
+#define GRADLINT_MODEL_IS_CONSTRUCTIBLE(...) __is_constructible(__VA_ARGS__)
+#define GRADLINT_MODEL_IS_BASE_OF(B, D) __is_base_of(B, D)
+#endif
+#endif
+#ifndef GRADLINT_MODEL_IS_SAME
+#include <type_traits>
+#define GRADLINT_MODEL_IS_SAME(T, U) ::std::is_same<T, U>::value
+#define GRADLINT_MODEL_IS_FORWARDED(U, X) ::std::is_same<::std::decay_t<U>, X>::value
+#define GRADLINT_MODEL_IS_CONSTRUCTIBLE(...) ::std::is_constructible<__VA_ARGS__>::value
+#define GRADLINT_MODEL_IS_BASE_OF(B, D) ::std::is_base_of<B, D>::value
+#endif
+
 namespace c10 {}
 namespace at {
 using namespace c10;

@@ -76,25 +76,22 @@ class OptionalArrayRef final {
   constexpr OptionalArrayRef(nullopt_t) noexcept {}
   OptionalArrayRef(const OptionalArrayRef& other) = default;
   OptionalArrayRef(OptionalArrayRef&& other) = default;
-  constexpr OptionalArrayRef(const optional<ArrayRef<T>>& other) noexcept : wrapped_opt_array_ref(other) {}
+  OptionalArrayRef(const optional<ArrayRef<T>>& other) noexcept;
   template <
       typename U = ArrayRef<T>,
       std::enable_if_t<
-          !std::is_same<std::decay_t<U>, OptionalArrayRef>::value &&
-              !std::is_same<std::decay_t<U>, nullopt_t>::value &&
-              std::is_constructible<ArrayRef<T>, U&&>::value,
+          !GRADLINT_MODEL_IS_FORWARDED(U, OptionalArrayRef) && !GRADLINT_MODEL_IS_FORWARDED(U, nullopt_t) &&
+              GRADLINT_MODEL_IS_CONSTRUCTIBLE(ArrayRef<T>, U&&),
           bool> = false>
-  constexpr OptionalArrayRef(U&& value) : wrapped_opt_array_ref(ArrayRef<T>(value)) {}
-  constexpr OptionalArrayRef(std::initializer_list<T> Vec) : wrapped_opt_array_ref(ArrayRef<T>(Vec)) {}
+  OptionalArrayRef(U&& value);
+  OptionalArrayRef(std::initializer_list<T> Vec);
   OptionalArrayRef& operator=(const OptionalArrayRef& other) = default;
   OptionalArrayRef& operator=(OptionalArrayRef&& other) = default;
-  constexpr bool has_value() const noexcept { return wrapped_opt_array_ref.has_value(); }
-  constexpr explicit operator bool() const noexcept { return has_value(); }
-  constexpr ArrayRef<T> value() const { return *wrapped_opt_array_ref; }
-  constexpr ArrayRef<T> operator*() const { return *wrapped_opt_array_ref; }
-
- private:
-  optional<ArrayRef<T>> wrapped_opt_array_ref;
+  bool has_value() const noexcept;
+  explicit operator bool() const noexcept;
+  ArrayRef<T> value() const;
+  ArrayRef<T> operator*() const;
+  // Model: declaration-only; LibTorch's optional<ArrayRef<T>> member is left out.
 };
 
 using OptionalIntArrayRef = OptionalArrayRef<int64_t>;

@@ -10,18 +10,17 @@ namespace c10 {
 class C10_API intrusive_ptr_target {
  protected:
   virtual ~intrusive_ptr_target();
-  constexpr intrusive_ptr_target() noexcept : refcount_(0), weakcount_(0) {}
-  intrusive_ptr_target(intrusive_ptr_target&&) noexcept : intrusive_ptr_target() {}
-  intrusive_ptr_target& operator=(intrusive_ptr_target&&) noexcept { return *this; }
-  intrusive_ptr_target(const intrusive_ptr_target&) noexcept : intrusive_ptr_target() {}
-  intrusive_ptr_target& operator=(const intrusive_ptr_target&) noexcept { return *this; }
+  intrusive_ptr_target() noexcept;
+  intrusive_ptr_target(intrusive_ptr_target&&) noexcept;
+  intrusive_ptr_target& operator=(intrusive_ptr_target&&) noexcept;
+  intrusive_ptr_target(const intrusive_ptr_target&) noexcept;
+  intrusive_ptr_target& operator=(const intrusive_ptr_target&) noexcept;
 
  private:
   template <typename T, typename NullType>
   friend class intrusive_ptr;
-  mutable std::atomic<size_t> refcount_;
-  mutable std::atomic<size_t> weakcount_;
-  virtual void release_resources() {}
+  // Model: declaration-only; LibTorch's std::atomic<size_t> refcount_/weakcount_ are left out.
+  virtual void release_resources();
 };
 
 namespace detail {

@@ -13,13 +13,13 @@ namespace torch {
 namespace data {
 struct DataLoaderOptions {
   DataLoaderOptions() = default;
-  /* implicit */ DataLoaderOptions(size_t batch_size) : batch_size_(batch_size) {}
-  TORCH_ARG(size_t, batch_size) = 1;
-  TORCH_ARG(size_t, workers) = 0;
-  TORCH_ARG(optional<size_t>, max_jobs);
-  TORCH_ARG(optional<std::chrono::milliseconds>, timeout);
-  TORCH_ARG(bool, enforce_ordering) = true;
-  TORCH_ARG(bool, drop_last) = false;
+  /* implicit */ DataLoaderOptions(size_t batch_size);
+  GRADLINT_MODEL_ARG(size_t, batch_size);  // = 1
+  GRADLINT_MODEL_ARG(size_t, workers);  // = 0
+  GRADLINT_MODEL_ARG(optional<size_t>, max_jobs);
+  GRADLINT_MODEL_ARG(optional<std::chrono::milliseconds>, timeout);
+  GRADLINT_MODEL_ARG(bool, enforce_ordering);  // = true
+  GRADLINT_MODEL_ARG(bool, drop_last);  // = false
 };
 
 template <typename Batch>

@@ -87,8 +87,8 @@ class TORCH_API MNIST : public Dataset<MNIST> {
 };
 
 struct TensorDataset : public Dataset<TensorDataset, TensorExample> {
-  explicit TensorDataset(const std::vector<Tensor>& tensors) : TensorDataset(torch::stack(tensors)) {}
-  explicit TensorDataset(torch::Tensor tensor) : tensor(std::move(tensor)) {}
+  explicit TensorDataset(const std::vector<Tensor>& tensors);
+  explicit TensorDataset(torch::Tensor tensor);
   TensorExample get(size_t index) override;
   optional<size_t> size() const override;
   Tensor tensor;

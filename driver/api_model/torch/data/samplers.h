@@ -18,14 +18,14 @@ class TORCH_API RandomSampler : public Sampler<> {
  public:
   explicit RandomSampler(int64_t size, Dtype index_dtype = torch::kInt64);
   ~RandomSampler() override;
-  void reset(optional<size_t> new_size = nullopt) override;
+  void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
   size_t index() const noexcept;
 };
 class TORCH_API SequentialSampler : public Sampler<> {
  public:
   explicit SequentialSampler(size_t size);
-  void reset(optional<size_t> new_size = nullopt) override;
+  void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
   size_t index() const noexcept;
 };
@@ -39,14 +39,14 @@ class DistributedSampler : public Sampler<BatchRequest> {
 class TORCH_API DistributedRandomSampler : public DistributedSampler<> {
  public:
   DistributedRandomSampler(size_t size, size_t num_replicas = 1, size_t rank = 0, bool allow_duplicates = true);
-  void reset(optional<size_t> new_size = nullopt) override;
+  void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
   size_t index() const noexcept;
 };
 class TORCH_API DistributedSequentialSampler : public DistributedSampler<> {
  public:
   DistributedSequentialSampler(size_t size, size_t num_replicas = 1, size_t rank = 0, bool allow_duplicates = true);
-  void reset(optional<size_t> new_size = nullopt) override;
+  void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
   size_t index() const noexcept;
 };

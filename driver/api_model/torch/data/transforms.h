@@ -31,11 +31,9 @@ class BatchLambda : public BatchTransform<Input, Output> {
   using typename BatchTransform<Input, Output>::InputBatchType;
   using typename BatchTransform<Input, Output>::OutputBatchType;
   using FunctionType = std::function<OutputBatchType(InputBatchType)>;
-  explicit BatchLambda(FunctionType function) : function_(std::move(function)) {}
+  explicit BatchLambda(FunctionType function);
   OutputBatchType apply_batch(InputBatchType input_batch) override;
-
- private:
-  FunctionType function_;
+  // Model: declaration-only; LibTorch's private function_ member is left out.
 };
 
 template <typename Input, typename Output = Input>
@@ -44,26 +42,24 @@ class Lambda : public Transform<Input, Output> {
   using typename Transform<Input, Output>::InputType;
   using typename Transform<Input, Output>::OutputType;
   using FunctionType = std::function<Output(Input)>;
-  explicit Lambda(FunctionType function) : function_(std::move(function)) {}
+  explicit Lambda(FunctionType function);
   OutputType apply(InputType input) override;
-
- private:
-  FunctionType function_;
+  // Model: declaration-only; LibTorch's private function_ member is left out.
 };
 
-template <typename BatchType, typename T = typename BatchType::value_type>
+template <typename T, typename BatchType = std::vector<T>>
 using Collation = BatchTransform<BatchType, T>;
-template <typename BatchType, typename T = typename BatchType::value_type>
+template <typename T, typename BatchType = std::vector<T>>
 using Collate = BatchLambda<BatchType, T>;
 
 template <typename T = Example<>>
 struct Stack;
 template <>
-struct Stack<Example<>> : public Collation<std::vector<Example<>>> {
+struct Stack<Example<>> : public Collation<Example<>> {
   Example<> apply_batch(std::vector<Example<>> examples) override;
 };
 template <>
-struct Stack<TensorExample> : public Collation<std::vector<TensorExample>> {
+struct Stack<TensorExample> : public Collation<Example<Tensor, example::NoTarget>> {
   TensorExample apply_batch(std::vector<TensorExample> examples) override;
 };
 
@@ -81,11 +77,10 @@ template <typename Target = Tensor>
 class TensorLambda : public TensorTransform<Target> {
  public:
   using FunctionType = std::function<Tensor(Tensor)>;
-  explicit TensorLambda(FunctionType function) : function_(std::move(function)) {}
+  explicit TensorLambda(FunctionType function);
   Tensor operator()(Tensor input) override;
-
- private:
-  std::function<Tensor(Tensor)> function_;
+  // Model: declaration-only; LibTorch's private std::function member is left out (a
+  // non-dependent member type: the template definition alone would instantiate it).
 };
 
 template <typename Target = Tensor>

@@ -9,7 +9,7 @@ class Cloneable : public Module {
  public:
   using Module::Module;
   virtual void reset() = 0;
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
 };
 } // namespace nn
 } // namespace torch

@@ -28,7 +28,7 @@ class TORCH_API Module : public std::enable_shared_from_this<Module> {
   virtual ~Module() = default;
 
   const std::string& name() const noexcept;
-  virtual std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const;
+  virtual std::shared_ptr<Module> clone(const optional<Device>& device = {}) const;
   void apply(const ModuleApplyFunction& function);
   void apply(const ConstModuleApplyFunction& function) const;
   void apply(const NamedModuleApplyFunction& function, const std::string& name_prefix = std::string());
@@ -71,10 +71,8 @@ class TORCH_API Module : public std::enable_shared_from_this<Module> {
   std::shared_ptr<ModuleType> replace_module(const std::string& name, ModuleHolder<ModuleType> module_holder);
   void unregister_module(const std::string& name);
 
- protected:
-  OrderedDict<std::string, std::shared_ptr<Module>> children_;
-  mutable optional<std::string> name_;
-  bool is_training_{true};
+  // Model: LibTorch's private data members (children_, name_, is_training_, ...) are
+  // left out, so that Module does not instantiate OrderedDict and its vector of items.
 };
 
 TORCH_API serialize::OutputArchive& operator<<(serialize::OutputArchive& archive,

@@ -30,7 +30,7 @@ class AnyModule {
   AnyModule() = default;
   template <typename ModuleType>
   explicit AnyModule(std::shared_ptr<ModuleType> module);
-  template <typename ModuleType, typename = std::enable_if_t<std::is_base_of<Module, ModuleType>::value>>
+  template <typename ModuleType, typename = std::enable_if_t<GRADLINT_MODEL_IS_BASE_OF(Module, ModuleType)>>
   explicit AnyModule(ModuleType&& module);
   template <typename ModuleType>
   explicit AnyModule(const ModuleHolder<ModuleType>& module_holder);
@@ -59,7 +59,7 @@ TORCH_MODULE(Identity);
 
 class TORCH_API LinearImpl : public Cloneable<LinearImpl> {
  public:
-  LinearImpl(int64_t in_features, int64_t out_features) : LinearImpl(LinearOptions(in_features, out_features)) {}
+  LinearImpl(int64_t in_features, int64_t out_features);
   explicit LinearImpl(const LinearOptions& options_);
   void reset() override;
   void reset_parameters();
@@ -126,7 +126,7 @@ TORCH_MODULE(Tanh);
 
 class TORCH_API SoftmaxImpl : public torch::nn::Cloneable<SoftmaxImpl> {
  public:
-  explicit SoftmaxImpl(int64_t dim) : SoftmaxImpl(SoftmaxOptions(dim)) {}
+  explicit SoftmaxImpl(int64_t dim);
   explicit SoftmaxImpl(const SoftmaxOptions& options_);
   Tensor forward(const Tensor& input);
   void reset() override;
@@ -136,7 +136,7 @@ TORCH_MODULE(Softmax);
 
 class TORCH_API LogSoftmaxImpl : public torch::nn::Cloneable<LogSoftmaxImpl> {
  public:
-  explicit LogSoftmaxImpl(int64_t dim) : LogSoftmaxImpl(LogSoftmaxOptions(dim)) {}
+  explicit LogSoftmaxImpl(int64_t dim);
   explicit LogSoftmaxImpl(const LogSoftmaxOptions& options_);
   Tensor forward(const Tensor& input);
   void reset() override;
@@ -149,8 +149,8 @@ namespace detail {
 template <typename Derived>
 class _DropoutNd : public torch::nn::Cloneable<Derived> {
  public:
-  _DropoutNd(double p) : _DropoutNd(DropoutOptions().p(p)) {}
-  explicit _DropoutNd(const DropoutOptions& options_ = {}) : options(options_) {}
+  _DropoutNd(double p);
+  explicit _DropoutNd(const DropoutOptions& options_ = {});
   void reset() override {}
   DropoutOptions options;
 };
@@ -174,7 +174,7 @@ namespace detail {
 template <size_t D, typename Derived, typename DerivedOptions>
 class NormImplBase : public torch::nn::Cloneable<Derived> {
  public:
-  NormImplBase(const DerivedOptions& options_) : options(options_) {}
+  NormImplBase(const DerivedOptions& options_);
   void reset() override {}
   void reset_running_stats();
   void reset_parameters();
@@ -206,7 +206,7 @@ TORCH_MODULE(BatchNorm2d);
 
 class TORCH_API LayerNormImpl : public torch::nn::Cloneable<LayerNormImpl> {
  public:
-  LayerNormImpl(std::vector<int64_t> normalized_shape) : LayerNormImpl(LayerNormOptions(normalized_shape)) {}
+  LayerNormImpl(std::vector<int64_t> normalized_shape);
   explicit LayerNormImpl(LayerNormOptions options_);
   void reset() override;
   void reset_parameters();
@@ -220,8 +220,7 @@ TORCH_MODULE(LayerNorm);
 // ---- embedding ----
 class TORCH_API EmbeddingImpl : public torch::nn::Cloneable<EmbeddingImpl> {
  public:
-  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim)
-      : EmbeddingImpl(EmbeddingOptions(num_embeddings, embedding_dim)) {}
+  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim);
   explicit EmbeddingImpl(EmbeddingOptions options_);
   void reset() override;
   void reset_parameters();
@@ -235,7 +234,7 @@ TORCH_MODULE(Embedding);
 template <size_t D, typename Derived>
 class ConvNdImpl : public torch::nn::Cloneable<Derived> {
  public:
-  explicit ConvNdImpl(detail::ConvNdOptions<D> options_) : options(std::move(options_)) {}
+  explicit ConvNdImpl(detail::ConvNdOptions<D> options_);
   void reset() override {}
   void reset_parameters();
   detail::ConvNdOptions<D> options;
@@ -244,16 +243,14 @@ class ConvNdImpl : public torch::nn::Cloneable<Derived> {
 };
 class TORCH_API Conv1dImpl : public ConvNdImpl<1, Conv1dImpl> {
  public:
-  Conv1dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<1> kernel_size)
-      : Conv1dImpl(Conv1dOptions(input_channels, output_channels, kernel_size)) {}
+  Conv1dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<1> kernel_size);
   explicit Conv1dImpl(Conv1dOptions options_);
   Tensor forward(const Tensor& input);
 };
 TORCH_MODULE(Conv1d);
 class TORCH_API Conv2dImpl : public ConvNdImpl<2, Conv2dImpl> {
  public:
-  Conv2dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<2> kernel_size)
-      : Conv2dImpl(Conv2dOptions(input_channels, output_channels, kernel_size)) {}
+  Conv2dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<2> kernel_size);
   explicit Conv2dImpl(Conv2dOptions options_);
   Tensor forward(const Tensor& input);
 };
@@ -263,8 +260,8 @@ TORCH_MODULE(Conv2d);
 template <size_t D, typename Derived>
 class MaxPoolImpl : public torch::nn::Cloneable<Derived> {
  public:
-  MaxPoolImpl(ExpandingArray<D> kernel_size) : MaxPoolImpl(MaxPoolOptions<D>(kernel_size)) {}
-  explicit MaxPoolImpl(const MaxPoolOptions<D>& options_) : options(options_) {}
+  MaxPoolImpl(ExpandingArray<D> kernel_size);
+  explicit MaxPoolImpl(const MaxPoolOptions<D>& options_);
   void reset() override {}
   MaxPoolOptions<D> options;
 };
@@ -283,8 +280,8 @@ TORCH_MODULE(MaxPool2d);
 template <size_t D, typename Derived>
 class AvgPoolImpl : public torch::nn::Cloneable<Derived> {
  public:
-  AvgPoolImpl(ExpandingArray<D> kernel_size) : AvgPoolImpl(AvgPoolOptions<D>(kernel_size)) {}
-  explicit AvgPoolImpl(const AvgPoolOptions<D>& options_) : options(options_) {}
+  AvgPoolImpl(ExpandingArray<D> kernel_size);
+  explicit AvgPoolImpl(const AvgPoolOptions<D>& options_);
   void reset() override {}
   AvgPoolOptions<D> options;
 };
@@ -297,9 +294,8 @@ TORCH_MODULE(AvgPool2d);
 template <size_t D, typename output_size_t, typename Derived>
 class AdaptiveAvgPoolImpl : public torch::nn::Cloneable<Derived> {
  public:
-  AdaptiveAvgPoolImpl(output_size_t output_size)
-      : AdaptiveAvgPoolImpl(AdaptiveAvgPoolOptions<D, output_size_t>(output_size)) {}
-  explicit AdaptiveAvgPoolImpl(const AdaptiveAvgPoolOptions<D, output_size_t>& options_) : options(options_) {}
+  AdaptiveAvgPoolImpl(output_size_t output_size);
+  explicit AdaptiveAvgPoolImpl(const AdaptiveAvgPoolOptions<D, output_size_t>& options_);
   void reset() override {}
   AdaptiveAvgPoolOptions<D, output_size_t> options;
 };
@@ -324,7 +320,7 @@ class TORCH_API RNNImplBase : public torch::nn::Cloneable<Derived> {
 } // namespace detail
 class TORCH_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
  public:
-  LSTMImpl(int64_t input_size, int64_t hidden_size) : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
+  LSTMImpl(int64_t input_size, int64_t hidden_size);
   explicit LSTMImpl(const LSTMOptions& options_);
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input,
                                                          torch::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
@@ -333,7 +329,7 @@ class TORCH_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
 TORCH_MODULE(LSTM);
 class TORCH_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
  public:
-  GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
+  GRUImpl(int64_t input_size, int64_t hidden_size);
   explicit GRUImpl(const GRUOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
   GRUOptions options;
@@ -379,13 +375,13 @@ TORCH_MODULE(Functional);
 
 class SequentialImpl : public Cloneable<SequentialImpl> {
  public:
-  using Iterator = std::vector<AnyModule>::iterator;
-  using ConstIterator = std::vector<AnyModule>::const_iterator;
+  using Iterator = GRADLINT_MODEL_VECTOR_ITERATOR(AnyModule);  // std::vector<AnyModule>::iterator
+  using ConstIterator = GRADLINT_MODEL_VECTOR_CONST_ITERATOR(AnyModule);
 
   SequentialImpl() = default;
   template <typename... Modules>
   explicit SequentialImpl(Modules&&... modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   template <typename ReturnType = Tensor, typename... InputTypes>
@@ -416,17 +412,17 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
 class Sequential : public torch::nn::ModuleHolder<SequentialImpl> {
  public:
   using torch::nn::ModuleHolder<SequentialImpl>::ModuleHolder;
-  Sequential() : ModuleHolder() {}
+  Sequential();
 };
 
 class ModuleListImpl : public Cloneable<ModuleListImpl> {
  public:
-  using Iterator = std::vector<std::shared_ptr<Module>>::iterator;
-  using ConstIterator = std::vector<std::shared_ptr<Module>>::const_iterator;
+  using Iterator = GRADLINT_MODEL_VECTOR_ITERATOR(std::shared_ptr<Module>);  // std::vector<...>::iterator
+  using ConstIterator = GRADLINT_MODEL_VECTOR_CONST_ITERATOR(std::shared_ptr<Module>);
   ModuleListImpl() = default;
   template <typename... Modules>
   explicit ModuleListImpl(Modules&&... modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   void pretty_print(std::ostream& stream) const override;
   void push_back(std::shared_ptr<Module> module);
@@ -454,7 +450,7 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   ModuleDictImpl() = default;
   explicit ModuleDictImpl(const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules);
   explicit ModuleDictImpl(const torch::OrderedDict<std::string, std::shared_ptr<Module>>& modules);
-  std::shared_ptr<Module> clone(const optional<Device>& device = nullopt) const override;
+  std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const;
   std::vector<std::string> keys() const;

@@ -7,6 +7,10 @@
 #include <type_traits>
 #include <utility>
 
+// The constructor template's constraint, std::is_same<std::decay_t<Head>, ModuleHolder>, is
+// spelled GRADLINT_MODEL_IS_FORWARDED (c10/macros/Macros.h): each TORCH_MODULE class inherits
+// this constructor, and checking the constraint through <type_traits> instantiated several
+// trait classes per module class.
 namespace torch {
 namespace detail {
 struct ModuleHolderIndicator {};
@@ -14,6 +18,18 @@ template <typename T>
 using is_module_holder = std::is_base_of<ModuleHolderIndicator, std::decay_t<T>>;
 template <typename T, typename C>
 using is_module_holder_of = std::is_same<std::decay_t<T>, std::decay_t<C>>;  // model: simplified
+// Stands in for ModuleHolder's std::shared_ptr<Contained> member: copying, moving and
+// destroying a holder stay non-trivial (and noexcept), as with the shared_ptr, without
+// instantiating std::shared_ptr<Contained> per module.
+class ModuleHolderStorage {
+ public:
+  ModuleHolderStorage() noexcept;
+  ModuleHolderStorage(const ModuleHolderStorage& other) noexcept;
+  ModuleHolderStorage(ModuleHolderStorage&& other) noexcept;
+  ModuleHolderStorage& operator=(const ModuleHolderStorage& other) noexcept;
+  ModuleHolderStorage& operator=(ModuleHolderStorage&& other) noexcept;
+  ~ModuleHolderStorage();
+};
 template <typename C, typename... Args>
 struct return_type_of_forward {
   using type = decltype(::std::declval<C>().forward(::std::declval<Args>()...));
@@ -23,50 +39,44 @@ using return_type_of_forward_t = typename return_type_of_forward<C, Args...>::ty
 } // namespace detail
 
 namespace nn {
+// Model: declaration-only. LibTorch's ModuleHolder holds a std::shared_ptr<Contained> impl_;
+// the model declares the same members without that data member (and without bodies that
+// would need it), so that each TORCH_MODULE does not instantiate std::shared_ptr<XImpl>
+// ("Parse cost" in README.md). A private ModuleHolderStorage keeps the special members
+// non-trivial as in LibTorch.
 template <typename Contained>
 class ModuleHolder : torch::detail::ModuleHolderIndicator {
- protected:
-  std::shared_ptr<Contained> impl_;
-
  public:
   using ContainedType = Contained;
 
-  ModuleHolder() : impl_(default_construct()) {}
-  /* implicit */ ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
+  ModuleHolder();
+  /* implicit */ ModuleHolder(std::nullptr_t);
   template <typename Head, typename... Tail,
             typename = typename std::enable_if<
-                !(std::is_same<std::decay_t<Head>, ModuleHolder>::value && (sizeof...(Tail) == 0))>::type>
-  explicit ModuleHolder(Head&& head, Tail&&... tail)
-      : impl_(new Contained(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
-  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
+                !(GRADLINT_MODEL_IS_FORWARDED(Head, ModuleHolder) && (sizeof...(Tail) == 0))>::type>
+  explicit ModuleHolder(Head&& head, Tail&&... tail);
+  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module);
 
-  explicit operator bool() const noexcept { return !is_empty(); }
-  Contained* operator->() { return get(); }
-  const Contained* operator->() const { return get(); }
-  Contained& operator*() { return *get(); }
-  const Contained& operator*() const { return *get(); }
-  const std::shared_ptr<Contained>& ptr() const { return impl_; }
-  Contained* get() { return impl_.get(); }
-  const Contained* get() const { return impl_.get(); }
+  explicit operator bool() const noexcept;
+  Contained* operator->();
+  const Contained* operator->() const;
+  Contained& operator*();
+  const Contained& operator*() const;
+  const std::shared_ptr<Contained>& ptr() const;
+  Contained* get();
+  const Contained* get() const;
   template <typename... Args>
   auto operator()(Args&&... args) -> torch::detail::return_type_of_forward_t<Contained, Args...> {
-    return impl_->forward(::std::forward<Args>(args)...);
+    return get()->forward(::std::forward<Args>(args)...);
   }
   template <typename Arg>
   decltype(auto) operator[](Arg&& arg) {
-    return (*impl_)[::std::forward<Arg>(arg)];
+    return (*get())[::std::forward<Arg>(arg)];
   }
-  bool is_empty() const noexcept { return impl_ == nullptr; }
+  bool is_empty() const noexcept;
 
  private:
-  template <typename T = Contained, typename = std::enable_if_t<std::is_default_constructible<T>::value>>
-  std::shared_ptr<Contained> default_construct() {
-    return std::make_shared<Contained>();
-  }
-  template <typename T = Contained>
-  std::enable_if_t<!std::is_default_constructible<T>::value, std::shared_ptr<Contained>> default_construct() {
-    return nullptr;
-  }
+  torch::detail::ModuleHolderStorage storage_;
 };
 
 template <typename ModuleType>

@@ -6,11 +6,11 @@ namespace torch {
 namespace optim {
 struct TORCH_API AdagradOptions : public OptimizerCloneableOptions<AdagradOptions> {
   AdagradOptions(double lr = 1e-2);
-  TORCH_ARG(double, lr) = 1e-2;
-  TORCH_ARG(double, lr_decay) = 0;
-  TORCH_ARG(double, weight_decay) = 0;
-  TORCH_ARG(double, initial_accumulator_value) = 0;
-  TORCH_ARG(double, eps) = 1e-10;
+  GRADLINT_MODEL_ARG(double, lr);  // = 1e-2
+  GRADLINT_MODEL_ARG(double, lr_decay);  // = 0
+  GRADLINT_MODEL_ARG(double, weight_decay);  // = 0
+  GRADLINT_MODEL_ARG(double, initial_accumulator_value);  // = 0
+  GRADLINT_MODEL_ARG(double, eps);  // = 1e-10
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;

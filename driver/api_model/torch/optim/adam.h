@@ -6,12 +6,12 @@ namespace torch {
 namespace optim {
 struct TORCH_API AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
   AdamOptions(double lr = 1e-3);
-  TORCH_ARG(double, lr) = 1e-3;
+  GRADLINT_MODEL_ARG(double, lr);  // = 1e-3
   typedef std::tuple<double, double> betas_t;
-  TORCH_ARG(betas_t, betas) = std::make_tuple(0.9, 0.999);
-  TORCH_ARG(double, eps) = 1e-8;
-  TORCH_ARG(double, weight_decay) = 0;
-  TORCH_ARG(bool, amsgrad) = false;
+  GRADLINT_MODEL_ARG(betas_t, betas);  // = std::make_tuple(0.9, 0.999)
+  GRADLINT_MODEL_ARG(double, eps);  // = 1e-8
+  GRADLINT_MODEL_ARG(double, weight_decay);  // = 0
+  GRADLINT_MODEL_ARG(bool, amsgrad);  // = false
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;

@@ -6,13 +6,13 @@ namespace torch {
 namespace optim {
 struct TORCH_API LBFGSOptions : public OptimizerCloneableOptions<LBFGSOptions> {
   LBFGSOptions(double lr = 1);
-  TORCH_ARG(double, lr) = 1;
-  TORCH_ARG(int64_t, max_iter) = 20;
-  TORCH_ARG(c10::optional<int64_t>, max_eval) = c10::nullopt;
-  TORCH_ARG(double, tolerance_grad) = 1e-7;
-  TORCH_ARG(double, tolerance_change) = 1e-9;
-  TORCH_ARG(int64_t, history_size) = 100;
-  TORCH_ARG(c10::optional<std::string>, line_search_fn) = c10::nullopt;
+  GRADLINT_MODEL_ARG(double, lr);  // = 1
+  GRADLINT_MODEL_ARG(int64_t, max_iter);  // = 20
+  GRADLINT_MODEL_ARG(c10::optional<int64_t>, max_eval);  // = c10::nullopt
+  GRADLINT_MODEL_ARG(double, tolerance_grad);  // = 1e-7
+  GRADLINT_MODEL_ARG(double, tolerance_change);  // = 1e-9
+  GRADLINT_MODEL_ARG(int64_t, history_size);  // = 100
+  GRADLINT_MODEL_ARG(c10::optional<std::string>, line_search_fn);  // = c10::nullopt
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;

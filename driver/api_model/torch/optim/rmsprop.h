@@ -6,12 +6,12 @@ namespace torch {
 namespace optim {
 struct TORCH_API RMSpropOptions : public OptimizerCloneableOptions<RMSpropOptions> {
   RMSpropOptions(double lr = 1e-2);
-  TORCH_ARG(double, lr) = 1e-2;
-  TORCH_ARG(double, alpha) = 0.99;
-  TORCH_ARG(double, eps) = 1e-8;
-  TORCH_ARG(double, weight_decay) = 0;
-  TORCH_ARG(double, momentum) = 0;
-  TORCH_ARG(bool, centered) = false;
+  GRADLINT_MODEL_ARG(double, lr);  // = 1e-2
+  GRADLINT_MODEL_ARG(double, alpha);  // = 0.99
+  GRADLINT_MODEL_ARG(double, eps);  // = 1e-8
+  GRADLINT_MODEL_ARG(double, weight_decay);  // = 0
+  GRADLINT_MODEL_ARG(double, momentum);  // = 0
+  GRADLINT_MODEL_ARG(bool, centered);  // = false
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;

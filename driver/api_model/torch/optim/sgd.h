@@ -6,11 +6,11 @@ namespace torch {
 namespace optim {
 struct TORCH_API SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
   SGDOptions(double lr);
-  TORCH_ARG(double, lr);
-  TORCH_ARG(double, momentum) = 0;
-  TORCH_ARG(double, dampening) = 0;
-  TORCH_ARG(double, weight_decay) = 0;
-  TORCH_ARG(bool, nesterov) = false;
+  GRADLINT_MODEL_ARG(double, lr);
+  GRADLINT_MODEL_ARG(double, momentum);  // = 0
+  GRADLINT_MODEL_ARG(double, dampening);  // = 0
+  GRADLINT_MODEL_ARG(double, weight_decay);  // = 0
+  GRADLINT_MODEL_ARG(bool, nesterov);  // = false
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;

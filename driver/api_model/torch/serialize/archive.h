@@ -24,9 +24,9 @@ class TORCH_API InputArchive {
   void read(const std::string& key, Tensor& tensor, bool is_buffer = false);
   bool try_read(const std::string& key, InputArchive& archive);
   void read(const std::string& key, InputArchive& archive);
-  void load_from(const std::string& filename, c10::optional<torch::Device> device = c10::nullopt);
-  void load_from(std::istream& stream, c10::optional<torch::Device> device = c10::nullopt);
-  void load_from(const char* data, size_t size, c10::optional<torch::Device> device = c10::nullopt);
+  void load_from(const std::string& filename, c10::optional<torch::Device> device = {});
+  void load_from(std::istream& stream, c10::optional<torch::Device> device = {});
+  void load_from(const char* data, size_t size, c10::optional<torch::Device> device = {});
 };
 } // namespace serialize
 } // namespace torch

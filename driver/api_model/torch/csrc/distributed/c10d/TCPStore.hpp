@@ -20,7 +20,7 @@ class TORCH_API TCPStore : public Store {
  public:
   explicit TCPStore(std::string host, const TCPStoreOptions& opts = {});
   [[deprecated("Use TCPStore(host, opts) instead.")]] explicit TCPStore(
-      const std::string& masterAddr, std::uint16_t masterPort, c10::optional<int> numWorkers = c10::nullopt,
+      const std::string& masterAddr, std::uint16_t masterPort, c10::optional<int> numWorkers = {},
       bool isServer = false, const std::chrono::milliseconds& timeout = kDefaultTimeout, bool waitWorkers = true);
   ~TCPStore() override;
   void set(const std::string& key, const std::vector<uint8_t>& value) override;

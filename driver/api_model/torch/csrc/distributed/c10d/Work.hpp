@@ -39,7 +39,7 @@ TORCH_API bool isP2POp(OpType opType, bool batchP2P = false);
 class TORCH_API Work : public torch::CustomClassHolder {
  public:
   Work(int rank = -1, OpType opType = OpType::UNKNOWN, const char* profilingTitle = nullptr,
-       const c10::optional<std::vector<at::Tensor>>& inputTensors = c10::nullopt);
+       const c10::optional<std::vector<at::Tensor>>& inputTensors = {});
   ~Work() override;
   virtual bool isCompleted();
   virtual bool isSuccess() const;
