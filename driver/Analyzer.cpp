@@ -398,12 +398,9 @@ bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &set
   // Unreadable, empty or binary files go to the analysis, which says why.
   if (!buffer || (*buffer)->getBuffer().empty() || (*buffer)->getBuffer().contains('\0'))
     return false;
-  llvm::SmallString<256> absolute(displayName);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, true);
-  FileCommand command = setup.commandFor(std::string(absolute));
-  return prefilterSkips(std::string(absolute), (*buffer)->getBuffer(), command, setup, dumpModel,
-                        confirm);
+  std::string absolute = CompilationSetup::absolutePath(displayName);
+  FileCommand command = setup.commandFor(absolute);
+  return prefilterSkips(absolute, (*buffer)->getBuffer(), command, setup, dumpModel, confirm);
 }
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
