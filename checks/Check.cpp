@@ -1,4 +1,4 @@
-#include "Check.h"
+#include "checks/Check.h"
 
 namespace gradlint {
 
@@ -37,35 +37,6 @@ FindingNote windowNote(const TrainingLoop &loop, const CheckContext &context) {
       message += " (or at the last batch)";
   }
   return {window.guard.loc.isValid() ? window.guard.loc : loop.loc, message};
-}
-
-size_t stepIndex(const runtime::LoopProgram &program) {
-  size_t any = program.ops.size();
-  for (size_t i = 0; i < program.ops.size(); ++i) {
-    if (program.ops[i].kind != runtime::OpKind::Step)
-      continue;
-    if (program.ops[i].when == runtime::OpWhen::Boundary)
-      return i;
-    any = std::min(any, i);
-  }
-  return any;
-}
-
-void insertAtStep(runtime::LoopProgram &program, runtime::LoopOp op, bool after) {
-  size_t index = stepIndex(program);
-  if (index < program.ops.size() && after)
-    ++index;
-  op.when = runtime::OpWhen::Boundary;
-  program.ops.insert(program.ops.begin() + static_cast<std::ptrdiff_t>(index), op);
-}
-
-void removeOps(runtime::LoopProgram &program,
-               const std::function<bool(const runtime::LoopOp &)> &remove) {
-  std::vector<runtime::LoopOp> kept;
-  for (const runtime::LoopOp &op : program.ops)
-    if (!remove(op))
-      kept.push_back(op);
-  program.ops = std::move(kept);
 }
 
 } // namespace gradlint

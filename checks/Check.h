@@ -1,15 +1,14 @@
 // The interface every check implements, and what a check reports.
 //
 // A check is a small reader of the training-loop model (model/): it never
-// walks the AST itself. One check per file; CheckRegistry.cpp registers each
-// with one line.
+// walks the AST itself, and it knows nothing of how a finding is confirmed
+// (confirm/) or shown (driver/). One check per file, which registers itself
+// with one GRADLINT_REGISTER_CHECK line.
 #pragma once
 
-#include "FixIts.h"
+#include "checks/FixIts.h"
 #include "model/TrainingLoopModel.h"
 #include "model/ValueFacts.h"
-
-#include "LoopProgram.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -59,9 +58,6 @@ public:
   virtual ~Check() = default;
   const std::string &id() const { return id_; }
   virtual void check(const TrainingLoop &loop, CheckContext &context) = 0;
-  /// Applies this check's fix to the lowered loop, so that the runtime can
-  /// run the loop as it would be after the fix (gradlint --confirm).
-  virtual void fixProgram(runtime::LoopProgram &program) const = 0;
 
 protected:
   Finding finding(clang::SourceLocation loc, std::string message) const {
@@ -79,20 +75,28 @@ std::string describeSteps(const TrainingLoop &loop);
 /// The note that shows where the window's boundary is.
 FindingNote windowNote(const TrainingLoop &loop, const CheckContext &context);
 
-/// Program edits shared by the checks' fixes.
-/// Index of the first step() that runs at the boundary (or of any step()).
-size_t stepIndex(const runtime::LoopProgram &program);
-/// Inserts `op` right before (or after) that step().
-void insertAtStep(runtime::LoopProgram &program, runtime::LoopOp op, bool after);
-/// Removes the ops for which `remove` is true.
-void removeOps(runtime::LoopProgram &program,
-               const std::function<bool(const runtime::LoopOp &)> &remove);
-
-/// Every registered check, in registration order.
+/// Every registered check, ordered by the order each registration gives (the
+/// order the checks were added in: --list-checks and the findings of one loop
+/// follow it).
 struct CheckFactory {
   std::string id;
   std::function<std::unique_ptr<Check>()> create;
+  int order = 0;
 };
 const std::vector<CheckFactory> &allChecks();
 
+/// Adds a check to allChecks(); use GRADLINT_REGISTER_CHECK, not this.
+struct CheckRegistration {
+  CheckRegistration(int order, const char *id, std::function<std::unique_ptr<Check>()> create);
+};
+
 } // namespace gradlint
+
+/// The one line that registers a check, at the end of the check's own file:
+///   GRADLINT_REGISTER_CHECK(MisplacedZeroGradCheck, "accum-misplaced-zero-grad", 1)
+/// The anchor variable lets the registry pull the check's object file out of
+/// the static library (CMake generates the list of anchors from checks/*Check.cpp).
+#define GRADLINT_REGISTER_CHECK(CheckClass, id, order)                                        \
+  static const ::gradlint::CheckRegistration CheckClass##Registration(                          \
+      order, id, [] { return std::unique_ptr<::gradlint::Check>(new CheckClass(id)); });      \
+  int CheckClass##Anchor = 0;

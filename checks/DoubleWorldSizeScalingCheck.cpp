@@ -1,4 +1,4 @@
-#include "DoubleWorldSizeScalingCheck.h"
+#include "checks/Check.h"
 
 #include "model/ApiCalls.h"
 
@@ -7,6 +7,14 @@
 namespace gradlint {
 
 namespace {
+
+/// accum-double-world-size-scaling: the loss (or the gradients) divided by the
+/// world size although the all-reduce already averages over ranks.
+class DoubleWorldSizeScalingCheck : public Check {
+public:
+  using Check::Check;
+  void check(const TrainingLoop &loop, CheckContext &context) override;
+};
 
 const ScaleFactor *worldSizeFactor(const TrainingEvent &event) {
   for (const ScaleFactor &factor : event.scaling)
@@ -60,7 +68,7 @@ std::optional<FindingFix> dropWorldSize(const ScaleFactor &factor, CheckContext 
       return std::nullopt;
     std::optional<std::string> kept =
         fixits::operandText(firstIsWorld ? product->second : product->first, ast);
-    return kept ? fix(fixits::replaceExpr(factor.divisor, *kept, ast)) : std::nullopt;
+    return kept ? fix(fixits::replaceExpr(factor.divisor, *kept)) : std::nullopt;
   }
   const auto *site = llvm::dyn_cast<clang::Expr>(factor.site);
   if (!site)
@@ -68,13 +76,13 @@ std::optional<FindingFix> dropWorldSize(const ScaleFactor &factor, CheckContext 
   if (auto quotient = operands(site, clang::BO_Div, clang::OO_Slash)) {
     // The left operand of `/` binds at least as tightly as the division.
     std::optional<std::string> dividend = fixits::operandText(quotient->first, ast);
-    return dividend ? fix(fixits::replaceExpr(site, *dividend, ast)) : std::nullopt;
+    return dividend ? fix(fixits::replaceExpr(site, *dividend)) : std::nullopt;
   }
   if (auto product = operands(site, clang::BO_Mul, clang::OO_Star)) {
     const clang::Expr *other =
         contains(product->first, factor.divisor) ? product->second : product->first;
     std::optional<std::string> kept = fixits::operandText(other, ast);
-    return kept ? fix(fixits::replaceExpr(site, *kept, ast)) : std::nullopt;
+    return kept ? fix(fixits::replaceExpr(site, *kept)) : std::nullopt;
   }
   bool compoundDivide = operands(site, clang::BO_DivAssign, clang::OO_SlashEqual).has_value();
   const auto *call = llvm::dyn_cast<clang::CXXMemberCallExpr>(stripImplicit(site)->IgnoreParens());
@@ -86,7 +94,7 @@ std::optional<FindingFix> dropWorldSize(const ScaleFactor &factor, CheckContext 
     if (call && call->getImplicitObjectArgument())
       if (std::optional<std::string> object =
               fixits::operandText(call->getImplicitObjectArgument(), ast))
-        return fix(fixits::replaceExpr(site, *object, ast));
+        return fix(fixits::replaceExpr(site, *object));
   }
   return std::nullopt;
 }
@@ -148,27 +156,6 @@ void DoubleWorldSizeScalingCheck::check(const TrainingLoop &loop, CheckContext &
   }
 }
 
-void DoubleWorldSizeScalingCheck::fixProgram(runtime::LoopProgram &program) const {
-  // Keep one averaging: an AVG all-reduce, or else the first division of the
-  // gradients by W; drop every other world-size factor.
-  bool averagedByReduce = false;
-  for (const runtime::LoopOp &op : program.ops)
-    averagedByReduce = averagedByReduce || (op.kind == runtime::OpKind::AllReduce &&
-                                            op.reduceOp == runtime::ReduceOp::Avg);
-  bool keptDivision = averagedByReduce;
-  removeOps(program, [&](const runtime::LoopOp &op) {
-    if (op.kind != runtime::OpKind::GradDivide || !op.dividesByWorldSize || op.dividesBySteps)
-      return false;
-    if (!keptDivision) {
-      keptDivision = true;
-      return false;
-    }
-    return true;
-  });
-  for (runtime::LoopOp &op : program.ops)
-    if (op.kind == runtime::OpKind::Backward || op.kind == runtime::OpKind::GradDivide)
-      if (op.dividesBySteps || op.kind == runtime::OpKind::Backward)
-        op.dividesByWorldSize = false;
-}
+GRADLINT_REGISTER_CHECK(DoubleWorldSizeScalingCheck, "accum-double-world-size-scaling", 5)
 
 } // namespace gradlint

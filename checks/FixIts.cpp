@@ -1,4 +1,4 @@
-#include "FixIts.h"
+#include "checks/FixIts.h"
 
 #include "model/ApiCalls.h"
 
@@ -290,8 +290,7 @@ std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
   return SourceEdit{charRange(*extent, extent->begin, extent->end, sm), ""};
 }
 
-std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement,
-                                      clang::ASTContext &context) {
+std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement) {
   clang::SourceRange range = expr->getSourceRange();
   if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID())
     return std::nullopt;

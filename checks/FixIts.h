@@ -65,8 +65,7 @@ std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
                                           clang::ASTContext &context);
 
 /// Replaces the source of `expr` with `replacement`.
-std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement,
-                                      clang::ASTContext &context);
+std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement);
 
 /// The source text of `expr`, parenthesised unless it is a primary expression
 /// (name, literal, call, member access, parenthesised).

@@ -1,8 +1,16 @@
-#include "MisplacedZeroGradCheck.h"
+#include "checks/Check.h"
 
 namespace gradlint {
 
 namespace {
+
+/// accum-misplaced-zero-grad: a gradient reset that can run between a
+/// backward() of an accumulation window and the step() that ends it.
+class MisplacedZeroGradCheck : public Check {
+public:
+  using Check::Check;
+  void check(const TrainingLoop &loop, CheckContext &context) override;
+};
 
 /// Whether `optimizer` steps on every micro-batch (a second, non-accumulating
 /// optimizer such as a GAN's): its resets are not part of the window.
@@ -127,34 +135,6 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
   }
 }
 
-void MisplacedZeroGradCheck::fixProgram(runtime::LoopProgram &program) const {
-  // Keep resets at the window start before any backward() and right after
-  // step(); move the others to right after step().
-  size_t firstBackward = program.ops.size();
-  for (size_t i = 0; i < program.ops.size(); ++i)
-    if (program.ops[i].kind == runtime::OpKind::Backward) {
-      firstBackward = i;
-      break;
-    }
-  size_t step = stepIndex(program);
-  std::vector<runtime::LoopOp> kept;
-  for (size_t i = 0; i < program.ops.size(); ++i) {
-    const runtime::LoopOp &op = program.ops[i];
-    bool safe = op.kind != runtime::OpKind::GradReset ||
-                (op.when == runtime::OpWhen::Boundary && i > step) ||
-                (op.when == runtime::OpWhen::WindowStart && i < firstBackward);
-    if (safe)
-      kept.push_back(op);
-  }
-  program.ops = std::move(kept);
-  bool resetAfterStep = false;
-  for (size_t i = stepIndex(program); i < program.ops.size(); ++i)
-    resetAfterStep = resetAfterStep || program.ops[i].kind == runtime::OpKind::GradReset;
-  if (!resetAfterStep) {
-    runtime::LoopOp reset;
-    reset.kind = runtime::OpKind::GradReset;
-    insertAtStep(program, reset, /*after=*/true);
-  }
-}
+GRADLINT_REGISTER_CHECK(MisplacedZeroGradCheck, "accum-misplaced-zero-grad", 1)
 
 } // namespace gradlint

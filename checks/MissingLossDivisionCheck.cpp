@@ -1,10 +1,18 @@
-#include "MissingLossDivisionCheck.h"
+#include "checks/Check.h"
 
 #include "clang/AST/ExprCXX.h"
 
 namespace gradlint {
 
 namespace {
+
+/// accum-missing-loss-division: backward() on a loss that is not divided by
+/// the accumulation steps, with no division of the gradients either.
+class MissingLossDivisionCheck : public Check {
+public:
+  using Check::Check;
+  void check(const TrainingLoop &loop, CheckContext &context) override;
+};
 
 bool dividesBySteps(const TrainingEvent &event) {
   for (const ScaleFactor &factor : event.scaling)
@@ -39,7 +47,7 @@ std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEv
   if (!stepsText || !lossText)
     return std::nullopt;
   std::optional<SourceEdit> edit =
-      fixits::replaceExpr(loss, "(" + *lossText + " / " + *stepsText + ")", ast);
+      fixits::replaceExpr(loss, "(" + *lossText + " / " + *stepsText + ")");
   if (!edit)
     return std::nullopt;
   return FindingFix{"divide the loss by " + *stepsText + " where it enters backward()", true,
@@ -82,10 +90,6 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
   }
 }
 
-void MissingLossDivisionCheck::fixProgram(runtime::LoopProgram &program) const {
-  for (runtime::LoopOp &op : program.ops)
-    if (op.kind == runtime::OpKind::Backward && op.when == runtime::OpWhen::EveryMicroBatch)
-      op.dividesBySteps = true;
-}
+GRADLINT_REGISTER_CHECK(MissingLossDivisionCheck, "accum-missing-loss-division", 2)
 
 } // namespace gradlint

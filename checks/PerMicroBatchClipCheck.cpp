@@ -1,8 +1,16 @@
-#include "PerMicroBatchClipCheck.h"
+#include "checks/Check.h"
 
 namespace gradlint {
 
 namespace {
+
+/// accum-per-micro-batch-clip: clip_grad_norm_ / clip_grad_value_ on every
+/// micro-batch instead of once on the accumulated gradient.
+class PerMicroBatchClipCheck : public Check {
+public:
+  using Check::Check;
+  void check(const TrainingLoop &loop, CheckContext &context) override;
+};
 
 /// The clip moves to right before the boundary step(); when the boundary
 /// branch clips already, the misplaced clip is deleted.
@@ -56,16 +64,6 @@ void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &conte
   }
 }
 
-void PerMicroBatchClipCheck::fixProgram(runtime::LoopProgram &program) const {
-  std::optional<runtime::LoopOp> moved;
-  removeOps(program, [&](const runtime::LoopOp &op) {
-    bool misplaced = op.kind == runtime::OpKind::Clip && op.when != runtime::OpWhen::Boundary;
-    if (misplaced && !moved)
-      moved = op;
-    return misplaced;
-  });
-  if (moved)
-    insertAtStep(program, *moved, /*after=*/false);
-}
+GRADLINT_REGISTER_CHECK(PerMicroBatchClipCheck, "accum-per-micro-batch-clip", 3)
 
 } // namespace gradlint

@@ -1,8 +1,16 @@
-#include "UnguardedGradSyncCheck.h"
+#include "checks/Check.h"
 
 namespace gradlint {
 
 namespace {
+
+/// accum-unguarded-grad-sync: a gradient all-reduce on every micro-batch of an
+/// accumulation window instead of once at the boundary.
+class UnguardedGradSyncCheck : public Check {
+public:
+  using Check::Check;
+  void check(const TrainingLoop &loop, CheckContext &context) override;
+};
 
 /// The all-reduce moves into the boundary branch, before any clipping there
 /// (which must see the averaged gradient) and before step(); when the boundary
@@ -95,27 +103,6 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
   }
 }
 
-void UnguardedGradSyncCheck::fixProgram(runtime::LoopProgram &program) const {
-  // The all-reduce (and a division by W that follows it every time) move to
-  // the boundary, before step().
-  std::optional<runtime::LoopOp> sync, average;
-  removeOps(program, [&](const runtime::LoopOp &op) {
-    if (op.when == runtime::OpWhen::Boundary)
-      return false;
-    if (op.kind == runtime::OpKind::AllReduce) {
-      sync = sync ? sync : op;
-      return true;
-    }
-    if (op.kind == runtime::OpKind::GradDivide && op.dividesByWorldSize && sync) {
-      average = average ? average : op;
-      return true;
-    }
-    return false;
-  });
-  if (sync)
-    insertAtStep(program, *sync, /*after=*/false);
-  if (average)
-    insertAtStep(program, *average, /*after=*/false);
-}
+GRADLINT_REGISTER_CHECK(UnguardedGradSyncCheck, "accum-unguarded-grad-sync", 4)
 
 } // namespace gradlint

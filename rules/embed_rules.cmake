@@ -2,7 +2,7 @@
 # table, so the binary carries every rule's metadata and documentation.
 file(GLOB docs ${RULES_DIR}/accum-*.md)
 list(SORT docs)
-set(body "// Generated from rules/*.md by rules/embed_rules.cmake. Do not edit.\n#include \"Rules.h\"\nnamespace gradlint {\nconst std::vector<RuleInfo> &allRules() {\n  static const std::vector<RuleInfo> rules = {\n")
+set(body "// Generated from rules/*.md by rules/embed_rules.cmake. Do not edit.\n#include \"driver/config/Rules.h\"\nnamespace gradlint {\nconst std::vector<RuleInfo> &allRules() {\n  static const std::vector<RuleInfo> rules = {\n")
 foreach(doc ${docs})
   file(READ ${doc} text)
   get_filename_component(name ${doc} NAME)

@@ -6,15 +6,17 @@ A restructuring must not change what users see. This compares a baseline
 build (say, of main before the change) with the current one on examples/,
 every annotated test case and every fixture program: the five formats, the
 fix-its (--fix-dry-run, --export-fixes), --dump-model, --confirm (text and
-JSON), --emit-runs, --plot, --list-checks and --explain.
+JSON), --emit-runs, --plot, and --list-checks.
 
 usage: compare_outputs.py <baseline gradlint> <new gradlint> [--keep <dir>]
 
 Each binary runs with its own library directory (<bin>/../lib) first on
 LD_LIBRARY_PATH, so a copied build directory can serve as the baseline.
 """
+import concurrent.futures
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +43,6 @@ def modes(files, scratch):
     rel = [os.path.relpath(f, ROOT) for f in files]
     compile_args = ["--", "-std=c++17"]
     yield "list-checks", ["--list-checks"], []
-    yield "explain", ["--explain", "accum-misplaced-zero-grad"], []
     for fmt in FORMATS:
         yield f"format-{fmt}", [f"--format={fmt}"] + rel + compile_args, []
     yield "fix-dry-run", ["--fix-dry-run", "--unsafe-fixes"] + rel + compile_args, []
@@ -65,14 +66,41 @@ def run(binary, argv, written, cache):
         if os.path.exists(path):
             os.remove(path)
     done = subprocess.run([binary] + argv, cwd=ROOT, env=env, capture_output=True)
+    build = os.path.dirname(os.path.dirname(os.path.abspath(binary)))
+
+    # Where each build keeps its API model (named in a note) is not output.
+    def normalise(data):
+        return data.replace(build.encode(), b"<build>")
+
     files = {}
     for path in written:
         if os.path.exists(path):
             with open(path, "rb") as handle:
-                files[os.path.basename(path)] = handle.read()
-    # The binary's own path may appear in usage lines; it is not output.
-    normalise = lambda data: data.replace(os.path.abspath(binary).encode(), b"<gradlint>")
+                data = handle.read()
+            if path.endswith(".json"):
+                # --emit-runs times each run: measured, not computed.
+                data = re.sub(rb'"seconds": [0-9.e+-]+', b'"seconds": <time>', data)
+            files[os.path.basename(path)] = normalise(data)
     return done.returncode, normalise(done.stdout), normalise(done.stderr), files
+
+
+def run_both(binaries, argv, written, work):
+    """Both binaries at once, each writing its files in its own folder."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        futures = []
+        for i, binary in enumerate(binaries):
+            scratch = os.path.join(work, f"scratch{i}")
+            os.makedirs(scratch, exist_ok=True)
+            mine = [os.path.join(scratch, os.path.basename(p)) for p in written]
+            args = [a.replace(os.path.dirname(written[0]), scratch) if written else a for a in argv]
+            futures.append(pool.submit(run, binary, args, mine, os.path.join(work, f"cache{i}")))
+        results = [f.result() for f in futures]
+    # Each side wrote into its own folder: the folder names are not output.
+    for i in range(2):
+        rc, out, err, files = results[i]
+        scratch = os.path.join(work, f"scratch{i}").encode()
+        results[i] = (rc, out.replace(scratch, b"<scratch>"), err.replace(scratch, b"<scratch>"), files)
+    return results
 
 
 def first_difference(a, b):
@@ -96,9 +124,7 @@ def main():
     try:
         for name, files in input_groups():
             for label, argv, written_names in modes(files, os.path.join(work, "scratch")):
-                os.makedirs(os.path.join(work, "scratch"), exist_ok=True)
-                results = [run(binary, argv, written_names, os.path.join(work, f"cache{i}"))
-                           for i, binary in enumerate((baseline, current))]
+                results = run_both((baseline, current), argv, written_names, work)
                 compared += 1
                 (rc_a, out_a, err_a, files_a), (rc_b, out_b, err_b, files_b) = results
                 problems = []

@@ -170,7 +170,7 @@ def main():
     std_pch = std_header + ".pch"
     subprocess.run(["clang++-19", "-std=c++17", "-x", "c++-header", std_header, "-o", std_pch],
                    check=True)
-    api_model = os.path.join(ROOT, "driver", "api_model")
+    api_model = os.path.join(ROOT, "api_model")
     model_std = sorted({line.split("<", 1)[1].split(">", 1)[0]
                         for root, _, names in os.walk(api_model) for name in names
                         if name.endswith((".h", ".hpp"))

@@ -224,7 +224,7 @@ def test_clang_tidy_plugin(tmp):
     if not (CLANG_TIDY and PLUGIN and os.path.exists(PLUGIN)):
         print("note: clang-tidy plugin not built; plugin option test skipped")
         return
-    api_model = os.path.join(ROOT, "driver", "api_model")
+    api_model = os.path.join(ROOT, "api_model")
     for case, (option, value, check_id, adds) in CASES.items():
         source = copy_input(os.path.join(tmp, "tidy"), case, case)
         outputs = []

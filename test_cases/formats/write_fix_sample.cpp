@@ -4,7 +4,7 @@
 // A second finding, without a fix, shows that only fixed findings get one.
 //
 // usage: write_fix_sample sarif|json <file> <old text> <new text>
-#include "Output.h"
+#include "driver/output/Output.h"
 
 #include <fstream>
 #include <iostream>

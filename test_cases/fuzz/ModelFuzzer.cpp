@@ -14,8 +14,9 @@
 // 0.23 s).
 // GRADLINT_FUZZ_NO_PCH=1 parses the headers per input, as the CLI does;
 // GRADLINT_FUZZ_VERBOSE=1 prints Clang's diagnostics and the model's loops.
-#include "Check.h"
-#include "model/Lowering.h"
+#include "checks/Check.h"
+#include "confirm/Lowering.h"
+#include "confirm/ProgramFixes.h"
 #include "model/ModelBuilder.h"
 #include "model/ModelDump.h"
 
@@ -36,7 +37,7 @@
 #include <vector>
 
 #ifndef GRADLINT_FUZZ_API_MODEL
-#error "GRADLINT_FUZZ_API_MODEL must name driver/api_model"
+#error "GRADLINT_FUZZ_API_MODEL must name api_model"
 #endif
 
 namespace {
@@ -146,19 +147,20 @@ void analyse(clang::ASTContext &context) {
   std::vector<gradlint::Finding> findings;
   gradlint::CheckContext checkContext(builder.facts(), findings);
   for (const gradlint::TrainingLoop &loop : model.loops) {
-    std::vector<const gradlint::Check *> firing;
+    std::vector<std::string> firing;
     for (const std::unique_ptr<gradlint::Check> &check : checks) {
       size_t before = findings.size();
       check->check(loop, checkContext);
       if (findings.size() > before)
-        firing.push_back(check.get());
+        firing.push_back(check->id());
     }
-    gradlint::LoweredLoop lowered = gradlint::lowerLoop(loop, &builder.facts());
+    gradlint::LoweredLoop lowered = gradlint::lowerLoop(loop);
     (void)lowered.program.describe();
     // gradlint --confirm's "after the fix" program, without running it.
     if (lowered.problem.empty())
-      for (const gradlint::Check *check : firing)
-        check->fixProgram(lowered.program);
+      for (const std::string &check : firing)
+        if (const gradlint::ProgramFix *fix = gradlint::programFixFor(check))
+          (*fix)(lowered.program);
   }
   for (const gradlint::Finding &finding : findings) {
     (void)checkContext.line(finding.loc);

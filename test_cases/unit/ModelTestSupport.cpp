@@ -10,7 +10,7 @@
 #include <sstream>
 
 #ifndef GRADLINT_TEST_API_MODEL
-#error "GRADLINT_TEST_API_MODEL must name driver/api_model"
+#error "GRADLINT_TEST_API_MODEL must name api_model"
 #endif
 #ifndef GRADLINT_TEST_RESOURCE_DIR
 #define GRADLINT_TEST_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"

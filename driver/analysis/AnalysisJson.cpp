@@ -1,0 +1,168 @@
+#include "driver/analysis/AnalysisJson.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gradlint {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json locationJson(const Location &location) {
+  return {{"file", location.file},
+          {"line", location.line},
+          {"column", location.column},
+          {"source_line", location.sourceLine}};
+}
+
+Location locationFrom(const Json &json) {
+  Location location;
+  json.at("file").get_to(location.file);
+  json.at("line").get_to(location.line);
+  json.at("column").get_to(location.column);
+  json.at("source_line").get_to(location.sourceLine);
+  return location;
+}
+
+Json fixJson(const FixIt &fix) {
+  Json edits = Json::array();
+  for (const TextEdit &edit : fix.edits)
+    edits.push_back({{"file", edit.file},
+                     {"offset", edit.offset},
+                     {"length", edit.length},
+                     {"line", edit.line},
+                     {"column", edit.column},
+                     {"end_line", edit.endLine},
+                     {"end_column", edit.endColumn},
+                     {"replacement", edit.replacement}});
+  return {{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}};
+}
+
+FixIt fixFrom(const Json &json) {
+  FixIt fix;
+  json.at("description").get_to(fix.description);
+  json.at("safe").get_to(fix.safe);
+  for (const Json &item : json.at("edits")) {
+    TextEdit edit;
+    item.at("file").get_to(edit.file);
+    item.at("offset").get_to(edit.offset);
+    item.at("length").get_to(edit.length);
+    item.at("line").get_to(edit.line);
+    item.at("column").get_to(edit.column);
+    item.at("end_line").get_to(edit.endLine);
+    item.at("end_column").get_to(edit.endColumn);
+    item.at("replacement").get_to(edit.replacement);
+    fix.edits.push_back(std::move(edit));
+  }
+  return fix;
+}
+
+Json diagnosticJson(const Diagnostic &d) {
+  Json notes = Json::array();
+  for (const DiagnosticNote &note : d.notes)
+    notes.push_back({{"location", locationJson(note.location)}, {"message", note.message}});
+  Json json = {{"check", d.check},
+               {"severity", d.severity},
+               {"location", locationJson(d.location)},
+               {"message", d.message},
+               {"notes", std::move(notes)},
+               {"fix_applied", d.fixApplied}};
+  if (d.confirmation)
+    json["confirmation"] = confirmationToJson(*d.confirmation, /*withTraces=*/true);
+  if (d.fix)
+    json["fix"] = fixJson(*d.fix);
+  return json;
+}
+
+Diagnostic diagnosticFrom(const Json &json) {
+  Diagnostic d;
+  json.at("check").get_to(d.check);
+  json.at("severity").get_to(d.severity);
+  d.location = locationFrom(json.at("location"));
+  json.at("message").get_to(d.message);
+  for (const Json &note : json.at("notes"))
+    d.notes.push_back({locationFrom(note.at("location")), note.at("message").get<std::string>()});
+  json.at("fix_applied").get_to(d.fixApplied);
+  if (json.contains("confirmation"))
+    d.confirmation = confirmationFromJson(json.at("confirmation"));
+  if (json.contains("fix"))
+    d.fix = fixFrom(json.at("fix"));
+  return d;
+}
+
+
+} // namespace
+
+std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
+  Json diagnostics = Json::array();
+  for (const Diagnostic &diagnostic : analysis.diagnostics)
+    diagnostics.push_back(diagnosticJson(diagnostic));
+  Json errors = Json::array();
+  for (const FileError &error : analysis.errors)
+    errors.push_back({{"file", error.file},
+                      {"message", error.message},
+                      {"line", error.line},
+                      {"column", error.column}});
+  Json runs = Json::array();
+  for (const LoopRun &run : analysis.loopRuns)
+    runs.push_back(loopRunToJson(run));
+  Json json = {{"diagnostics", std::move(diagnostics)},
+               {"errors", std::move(errors)},
+               {"used_api_model", analysis.usedApiModel},
+               {"skipped", analysis.skipped},
+               {"cache_use",
+                {{"hits", analysis.childCacheUse.hits},
+                 {"builds", analysis.childCacheUse.builds},
+                 {"build_failures", analysis.childCacheUse.buildFailures},
+                 {"note", analysis.childCacheUse.note},
+                 {"evicted_entries", analysis.childCacheUse.evictedEntries},
+                 {"evicted_bytes", analysis.childCacheUse.evictedBytes}}},
+               {"real_paths", analysis.realPaths},
+               {"model_dump", analysis.modelDump},
+               {"loop_runs", std::move(runs)}};
+  return Json::to_cbor(json);
+}
+
+std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes,
+                                          FileAnalysis &analysis) {
+  try {
+    Json json = Json::from_cbor(bytes);
+    FileAnalysis decoded;
+    for (const Json &item : json.at("diagnostics"))
+      decoded.diagnostics.push_back(diagnosticFrom(item));
+    for (const Json &item : json.at("errors")) {
+      FileError error;
+      item.at("file").get_to(error.file);
+      item.at("message").get_to(error.message);
+      item.at("line").get_to(error.line);
+      item.at("column").get_to(error.column);
+      decoded.errors.push_back(std::move(error));
+    }
+    json.at("used_api_model").get_to(decoded.usedApiModel);
+    json.at("skipped").get_to(decoded.skipped);
+    const Json &cacheUse = json.at("cache_use");
+    cacheUse.at("hits").get_to(decoded.childCacheUse.hits);
+    cacheUse.at("builds").get_to(decoded.childCacheUse.builds);
+    cacheUse.at("build_failures").get_to(decoded.childCacheUse.buildFailures);
+    cacheUse.at("note").get_to(decoded.childCacheUse.note);
+    cacheUse.at("evicted_entries").get_to(decoded.childCacheUse.evictedEntries);
+    cacheUse.at("evicted_bytes").get_to(decoded.childCacheUse.evictedBytes);
+    json.at("real_paths").get_to(decoded.realPaths);
+    json.at("model_dump").get_to(decoded.modelDump);
+    for (const Json &item : json.at("loop_runs"))
+      decoded.loopRuns.push_back(loopRunFromJson(item));
+    if (decoded.realPaths.size() != decoded.diagnostics.size())
+      return std::string("the result lists ") + std::to_string(decoded.realPaths.size()) +
+             " paths for " + std::to_string(decoded.diagnostics.size()) + " findings";
+    analysis = std::move(decoded);
+    return std::nullopt;
+  } catch (const std::exception &error) {
+    std::string message = error.what();
+    for (char &c : message)
+      if (c == '\n')
+        c = ' ';
+    return message;
+  }
+}
+
+} // namespace gradlint

@@ -1,0 +1,438 @@
+#include "driver/analysis/Analyzer.h"
+
+#include "clang/Lex/Lexer.h"
+#include "confirm/Confirm.h"
+#include "driver/cache/PreambleCache.h"
+#include "driver/analysis/Prefilter.h"
+#include "driver/config/Rules.h"
+
+#include "checks/Check.h"
+#include "model/ModelBuilder.h"
+#include "model/ModelDump.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace gradlint {
+
+namespace {
+
+/// Keeps the first error clang reports, as one line; prints nothing.
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  std::string firstError;
+  bool firstErrorHasLocation = false;
+  bool preambleFailed = false; ///< the cached PCH did not load
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level >= clang::DiagnosticsEngine::Error && isPreambleLoadFailure(info.getID()))
+      preambleFailed = true;
+    if (level < clang::DiagnosticsEngine::Error || !firstError.empty())
+      return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    std::string where;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager &sm = info.getSourceManager();
+      clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (presumed.isValid())
+        where = std::string(llvm::sys::path::filename(presumed.getFilename())) + ":" +
+                std::to_string(presumed.getLine()) + ":" + std::to_string(presumed.getColumn()) +
+                ": ";
+    }
+    firstError = where + std::string(text.str());
+    firstErrorHasLocation = !where.empty();
+    for (char &c : firstError)
+      if (c == '\n')
+        c = ' ';
+  }
+};
+
+Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
+                 const std::string &mainFile, const std::string &displayName,
+                 std::string *realPath) {
+  Location location;
+  loc = sm.getExpansionLoc(loc);
+  if (loc.isInvalid())
+    return location;
+  clang::FileID file = sm.getFileID(loc);
+  std::string name = std::string(sm.getFilename(loc));
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(name, real))
+    real = name;
+  location.file = std::string(real) == mainFile ? displayName : name;
+  if (realPath)
+    *realPath = std::string(real);
+  location.line = sm.getExpansionLineNumber(loc);
+  location.column = sm.getExpansionColumnNumber(loc);
+  bool invalid = false;
+  llvm::StringRef buffer = sm.getBufferData(file, &invalid);
+  if (!invalid) {
+    unsigned offset = sm.getFileOffset(loc);
+    size_t start = buffer.rfind('\n', offset == 0 ? 0 : offset - 1);
+    start = (start == llvm::StringRef::npos || offset == 0) ? 0 : start + 1;
+    size_t end = buffer.find('\n', offset);
+    location.sourceLine = buffer.slice(start, end).str();
+    if (!location.sourceLine.empty() && location.sourceLine.back() == '\r')
+      location.sourceLine.pop_back();
+  }
+  return location;
+}
+
+/// What one translation unit's analysis needs and where it writes.
+struct TranslationUnitJob {
+  FileAnalysis &out;
+  const FileConfig &config;
+  std::string mainFile;    ///< real path of the main file
+  std::string displayName; ///< the path as the user wrote it
+  AnalysisRequest request;
+};
+
+/// Whether namespace torch comes from the bundled API model's headers.
+bool torchDeclaredByApiModel(clang::ASTContext &context) {
+  auto found = context.getTranslationUnitDecl()->lookup(&context.Idents.get("torch"));
+  if (found.empty())
+    return false;
+  const clang::SourceManager &sources = context.getSourceManager();
+  llvm::StringRef file = sources.getFilename(sources.getSpellingLoc(found.front()->getLocation()));
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(file, real))
+    real = file;
+  llvm::SmallString<256> modelDir;
+  if (llvm::sys::fs::real_path(CompilationSetup::apiModelDir(), modelDir))
+    modelDir = CompilationSetup::apiModelDir();
+  return llvm::StringRef(real).starts_with(modelDir);
+}
+
+class AnalysisConsumer : public clang::ASTConsumer {
+public:
+  explicit AnalysisConsumer(const TranslationUnitJob &job) : job_(job) {}
+
+  void HandleTranslationUnit(clang::ASTContext &context) override {
+    // The API model was on the include path; say so only if the file used it.
+    if (job_.out.usedApiModel)
+      job_.out.usedApiModel = torchDeclaredByApiModel(context);
+    if (context.getDiagnostics().hasErrorOccurred())
+      return; // reported as a parse error
+    // Fix-its ask for parents; a parent map of the user's declarations alone
+    // spares walking (and deserializing from a PCH) every LibTorch declaration.
+    std::vector<clang::Decl *> userDecls;
+    for (clang::Decl *decl : context.getTranslationUnitDecl()->decls())
+      if (isUserCode(context.getSourceManager(), decl->getLocation()))
+        userDecls.push_back(decl);
+    context.setTraversalScope(userDecls);
+    // Checks configured with the same model options share one model.
+    std::vector<std::pair<ModelOptions, std::vector<std::string>>> groups;
+    for (const std::string &id : job_.config.enabledChecks) {
+      auto options = job_.config.modelOptions.find(id);
+      const ModelOptions &wanted =
+          options == job_.config.modelOptions.end() ? ModelOptions() : options->second;
+      auto group = std::find_if(groups.begin(), groups.end(),
+                                [&](const auto &g) { return g.first == wanted; });
+      if (group == groups.end())
+        groups.push_back({wanted, {id}});
+      else
+        group->second.push_back(id);
+    }
+    if (groups.empty() && (job_.request.dumpModel || job_.request.lowerEveryLoop))
+      groups.push_back({ModelOptions(), {}});
+    std::vector<Finding> findings;
+    for (size_t g = 0; g < groups.size(); ++g)
+      analyseWith(context, groups[g].first, groups[g].second, /*first=*/g == 0, findings);
+    const clang::SourceManager &sm = context.getSourceManager();
+    for (size_t index = 0; index < findings.size(); ++index) {
+      const Finding &finding = findings[index];
+      Diagnostic diagnostic;
+      diagnostic.check = finding.check;
+      const RuleInfo *rule = findRule(finding.check);
+      diagnostic.severity = job_.config.isWarningAsError(finding.check) ? "error"
+                            : rule                                       ? rule->severity
+                                                                         : "warning";
+      std::string real;
+      diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
+      diagnostic.message = finding.message;
+      for (const FindingNote &note : finding.notes)
+        diagnostic.notes.push_back(
+            {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});
+      if (finding.fix)
+        diagnostic.fix = resolveFix(sm, *finding.fix);
+      job_.out.diagnostics.push_back(std::move(diagnostic));
+      job_.out.realPaths.push_back(real);
+    }
+  }
+
+private:
+  /// Builds the model with `options` and runs `checkIds` on every loop. The
+  /// first model also serves --dump-model and --emit-runs.
+  void analyseWith(clang::ASTContext &context, const ModelOptions &options,
+                   const std::vector<std::string> &checkIds, bool first,
+                   std::vector<Finding> &findings) {
+    ModelBuilder builder(context, options);
+    TrainingLoopModel model = builder.build();
+    const AnalysisRequest &request = job_.request;
+    // Each loop is lowered once, from the model alone, for whoever wants it.
+    std::vector<std::optional<LoweredLoop>> lowered(model.loops.size());
+    auto loweredFor = [&](size_t index) -> const LoweredLoop & {
+      if (!lowered[index])
+        lowered[index] = lowerLoop(model.loops[index]);
+      return *lowered[index];
+    };
+    if (request.dumpModel && first) {
+      llvm::raw_string_ostream stream(job_.out.modelDump);
+      dumpModel(model, builder.facts(), stream, [&](const TrainingLoop &loop) {
+        const LoweredLoop &program = loweredFor(static_cast<size_t>(&loop - model.loops.data()));
+        return "  program (N=" + std::to_string(program.program.steps) +
+               ", W=" + std::to_string(program.program.worldSize) +
+               "): " + program.program.describe() + "\n";
+      });
+    }
+    std::vector<std::unique_ptr<Check>> checks;
+    for (const CheckFactory &factory : allChecks())
+      if (std::find(checkIds.begin(), checkIds.end(), factory.id) != checkIds.end())
+        checks.push_back(factory.create());
+    CheckContext checkContext(builder.facts(), findings);
+    for (size_t index = 0; index < model.loops.size(); ++index) {
+      const TrainingLoop &loop = model.loops[index];
+      FileAnalysis::LoweredTrainingLoop entry;
+      for (const std::unique_ptr<Check> &check : checks) {
+        size_t before = findings.size();
+        check->check(loop, checkContext);
+        if (findings.size() > before)
+          entry.firing.push_back({check->id(), {before, findings.size()}});
+      }
+      entry.emitRun = first && request.lowerEveryLoop;
+      bool confirmHere = request.lowerDiagnosed && !entry.firing.empty();
+      if (!entry.emitRun && !confirmHere)
+        continue;
+      if (!confirmHere)
+        entry.firing.clear();
+      entry.lowered = loweredFor(index);
+      entry.location = resolve(context.getSourceManager(), loop.loc, job_.mainFile,
+                               job_.displayName, nullptr);
+      job_.out.loweredLoops.push_back(std::move(entry));
+    }
+  }
+
+  /// File offsets and line/column of each edit; no fix when an edit would
+  /// touch a system header or a macro expansion.
+  std::optional<FixIt> resolveFix(const clang::SourceManager &sm, const FindingFix &fix) const {
+    FixIt resolved;
+    resolved.description = fix.description;
+    resolved.safe = fix.safe;
+    for (const SourceEdit &edit : fix.edits) {
+      clang::SourceLocation begin = edit.range.getBegin(), end = edit.range.getEnd();
+      if (edit.range.isTokenRange())
+        end = clang::Lexer::getLocForEndOfToken(end, 0, sm, clang::LangOptions());
+      if (begin.isInvalid() || end.isInvalid() || begin.isMacroID() || end.isMacroID() ||
+          sm.isInSystemHeader(begin) || sm.getFileID(begin) != sm.getFileID(end))
+        return std::nullopt;
+      TextEdit text;
+      Location from = resolve(sm, begin, job_.mainFile, job_.displayName, nullptr);
+      Location to = resolve(sm, end, job_.mainFile, job_.displayName, nullptr);
+      text.file = from.file;
+      text.offset = sm.getFileOffset(begin);
+      text.length = sm.getFileOffset(end) - text.offset;
+      text.line = from.line;
+      text.column = from.column;
+      text.endLine = to.line;
+      text.endColumn = to.column;
+      text.replacement = edit.replacement;
+      resolved.edits.push_back(std::move(text));
+    }
+    return resolved;
+  }
+
+  const TranslationUnitJob &job_;
+};
+
+class AnalysisAction : public clang::ASTFrontendAction {
+public:
+  explicit AnalysisAction(TranslationUnitJob job) : job_(std::move(job)) {}
+
+  bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
+    // Keeps clang from printing "N errors generated." on its own.
+    compiler.getDiagnosticOpts().ShowCarets = false;
+    return true;
+  }
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<AnalysisConsumer>(job_);
+  }
+
+private:
+  TranslationUnitJob job_;
+};
+
+} // namespace
+
+namespace {
+
+/// Whether the prefilter may skip this file: never when the whole model is
+/// wanted (--dump-model, --confirm, --emit-runs).
+bool prefilterSkips(const std::string &absolute, llvm::StringRef contents,
+                    const FileCommand &command, CompilationSetup &setup,
+                    const AnalysisRequest &request) {
+  // Non-UTF-8 text is parsed, so that Clang can say whether it is an error.
+  return !request.wantsWholeModel() && setup.prefilter() && llvm::json::isUTF8(contents) &&
+         !setup.prefilter()->mayContainTrainingLoop(absolute, contents, command.args,
+                                                    command.directory);
+}
+
+/// analyseFile's work; `unsavedContents` (an editor's buffer) replaces the
+/// file's contents on disk when given.
+FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
+                     CompilationSetup &setup, const FileConfig &config,
+                     const AnalysisRequest &request) {
+  FileAnalysis result;
+  auto fail = [&](const std::string &message) {
+    result.errors.push_back({displayName, message});
+    return result;
+  };
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (unsavedContents) {
+    buffer = llvm::MemoryBuffer::getMemBuffer(*unsavedContents, displayName);
+  } else {
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(displayName, status))
+      return fail("cannot open file: " + ec.message());
+    if (llvm::sys::fs::is_directory(status))
+      return fail("is a directory, not a source file");
+    auto read = llvm::MemoryBuffer::getFile(displayName);
+    if (!read)
+      return fail("cannot read file: " + read.getError().message());
+    buffer = std::move(*read);
+  }
+  llvm::StringRef contents = buffer->getBuffer();
+  if (contents.empty())
+    return fail("file is empty");
+  if (contents.contains('\0'))
+    return fail("not a C++ source file (contains NUL bytes)");
+
+  llvm::SmallString<256> absolute(displayName);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, true);
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(absolute, real))
+    real = absolute;
+
+  FileCommand command = setup.commandFor(std::string(absolute));
+  result.usedApiModel = command.usesApiModel;
+  // Files on disk only: an editor's buffer always gets a full parse.
+  if (!unsavedContents &&
+      prefilterSkips(std::string(absolute), contents, command, setup, request)) {
+    result.skipped = true;
+    result.usedApiModel = false;
+    return result;
+  }
+  // An editor's buffer too: the PCH covers only the include lines, taken (like
+  // -preamble-bytes) from `contents`, the unsaved text.
+  PreambleCache *cache = setup.preambleCache();
+  std::optional<PreambleCache::Preamble> preamble;
+  if (cache)
+    preamble = cache->preambleFor(command, std::string(absolute), contents);
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  if (unsavedContents) {
+    // The editor's text shadows the file on disk, under both of its names.
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    memory->addFile(absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*unsavedContents, absolute));
+    if (real != absolute)
+      memory->addFile(real, 0, llvm::MemoryBuffer::getMemBufferCopy(*unsavedContents, real));
+    overlay->pushOverlay(memory);
+    fileSystem = overlay;
+  }
+  fileSystem->setCurrentWorkingDirectory(command.directory);
+  // A PCH that does not load is rebuilt once, then the file is parsed without.
+  for (int attempt = 0;; ++attempt) {
+    llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+        new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+    ErrorCollector collector;
+    clang::tooling::ToolInvocation invocation(
+        preamble ? PreambleCache::argsWith(command.args, *preamble) : command.args,
+        std::make_unique<AnalysisAction>(TranslationUnitJob{
+            result, config, std::string(real), displayName, request}),
+        files.get());
+    invocation.setDiagnosticConsumer(&collector);
+    bool ok = invocation.run();
+    if (preamble && collector.preambleFailed) {
+      result.diagnostics.clear();
+      result.realPaths.clear();
+      result.loweredLoops.clear();
+      preamble = attempt == 0 ? cache->preambleFor(command, std::string(absolute), contents,
+                                                   &*preamble)
+                              : std::nullopt;
+      continue;
+    }
+    if (preamble)
+      result.preambleUse = {true, preamble->built, preamble->pchPath};
+    // Without a source location, the error is about the compile command.
+    if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
+      return fail("unusable compile command: " + collector.firstError);
+    if (!collector.firstError.empty())
+      return fail("does not parse: " + collector.firstError);
+    if (!ok)
+      return fail("the compiler could not process this file");
+    break;
+  }
+  return result;
+}
+
+} // namespace
+
+bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
+                           const AnalysisRequest &request) {
+  auto buffer = llvm::MemoryBuffer::getFile(displayName);
+  // Unreadable, empty or binary files go to the analysis, which says why.
+  if (!buffer || (*buffer)->getBuffer().empty() || (*buffer)->getBuffer().contains('\0'))
+    return false;
+  std::string absolute = CompilationSetup::absolutePath(displayName);
+  FileCommand command = setup.commandFor(absolute);
+  return prefilterSkips(absolute, (*buffer)->getBuffer(), command, setup, request);
+}
+
+FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
+                         const FileConfig &config, const AnalysisRequest &request) {
+  return analyse(displayName, nullptr, setup, config, request);
+}
+
+FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
+                                CompilationSetup &setup, const FileConfig &config) {
+  return analyse(path, &contents, setup, config, {});
+}
+
+void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
+  for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops) {
+    if (loop.emitRun && settings.emitRunsWindows > 0 && settings.emitRunsBackend)
+      analysis.loopRuns.push_back(runLoopAsWritten(loop.lowered, settings.emitRunsWindows,
+                                                   loop.location.file, loop.location.line,
+                                                   *settings.emitRunsBackend));
+    if (!settings.confirmBackend)
+      continue;
+    std::vector<std::string> firing;
+    for (const auto &[check, range] : loop.firing)
+      firing.push_back(check);
+    for (const auto &[check, range] : loop.firing) {
+      Confirmation confirmation =
+          confirmDiagnosis(loop.lowered, firing, check, *settings.confirmBackend,
+                           settings.confirmBackendName, settings.traceSteps);
+      for (size_t index = range.first; index < range.second && index < analysis.diagnostics.size();
+           ++index)
+        analysis.diagnostics[index].confirmation = confirmation;
+    }
+  }
+  analysis.loweredLoops.clear();
+}
+
+} // namespace gradlint

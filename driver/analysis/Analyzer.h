@@ -1,0 +1,97 @@
+// Analyses one translation unit: parse with Clang, build the training-loop
+// model, run the enabled checks, resolve the findings to file/line/column.
+#pragma once
+
+#include "driver/analysis/CompilationSetup.h"
+#include "driver/config/Config.h"
+#include "driver/analysis/Diagnostics.h"
+
+#include "confirm/EmitRuns.h"
+#include "confirm/Lowering.h"
+
+#include "runtime/kernels/Backend.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+struct FileAnalysis {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<FileError> errors;
+  bool usedApiModel = false;
+  /// The prefilter found no training loop: not parsed, no findings.
+  bool skipped = false;
+  /// What an isolated child's preamble cache did (the parent has its own counters).
+  struct CacheUse {
+    unsigned hits = 0, builds = 0, buildFailures = 0;
+    std::string note; ///< a problem with the cache directory, once
+    unsigned evictedEntries = 0;
+    uint64_t evictedBytes = 0;
+  } childCacheUse;
+  /// The precompiled preamble this parse used, if any (the language server logs it).
+  struct PreambleUse {
+    bool used = false;
+    bool built = false; ///< built for this parse, else reused
+    std::string pch;
+  } preambleUse;
+  /// Real paths of the diagnostics' files, for de-duplication across TUs.
+  std::vector<std::string> realPaths;
+  /// --dump-model: the model, as text.
+  std::string modelDump;
+  /// --emit-runs: every training loop run as written.
+  std::vector<LoopRun> loopRuns;
+
+  /// A loop lowered for the runtime (--confirm, --emit-runs), with the
+  /// findings it produced; runLoweredLoops() consumes these (never sent
+  /// from an isolated child: they are used up before).
+  struct LoweredTrainingLoop {
+    LoweredLoop lowered;
+    Location location;              ///< the loop statement or step function
+    bool emitRun = false;           ///< --emit-runs runs it
+    /// Each check with findings here, in check order, and the index range
+    /// [first, second) of those findings in `diagnostics`.
+    std::vector<std::pair<std::string, std::pair<size_t, size_t>>> firing;
+  };
+  std::vector<LoweredTrainingLoop> loweredLoops;
+};
+
+/// What the caller wants besides the diagnostics.
+struct AnalysisRequest {
+  bool dumpModel = false;      ///< --dump-model: FileAnalysis::modelDump
+  bool lowerDiagnosed = false; ///< --confirm: lower the loops with findings
+  bool lowerEveryLoop = false; ///< --emit-runs: lower every loop
+  /// Any of them needs the whole model: the prefilter does not skip.
+  bool wantsWholeModel() const { return dumpModel || lowerDiagnosed || lowerEveryLoop; }
+};
+
+/// `displayName` is the path as the user wrote it.
+FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
+                         const FileConfig &config, const AnalysisRequest &request = {});
+
+/// Whether the prefilter skips the file (it cannot hold a training loop), read
+/// without parsing: lets the caller avoid starting an isolated analysis.
+bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
+                           const AnalysisRequest &request);
+
+/// Where and how the lowered loops run, after the analysis.
+struct LoopRunSettings {
+  const runtime::Backend *confirmBackend = nullptr; ///< --confirm (null: no confirmation)
+  std::string confirmBackendName;
+  int traceSteps = 0;        ///< --plot: optimizer steps to trace
+  int emitRunsWindows = 0;   ///< --emit-runs: windows to run each loop as written (0: none)
+  const runtime::Backend *emitRunsBackend = nullptr;
+};
+
+/// Runs `analysis.loweredLoops` on the reference runtime: fills each
+/// diagnosis's confirmation and `loopRuns`, then drops the lowered loops.
+void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings);
+
+/// The same for an editor's unsaved buffer: `contents` stands in for the file
+/// at `path` (absolute; it need not exist on disk yet).
+FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
+                                CompilationSetup &setup,
+                                const FileConfig &config);
+
+} // namespace gradlint

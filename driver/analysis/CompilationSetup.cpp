@@ -1,0 +1,238 @@
+#include "driver/analysis/CompilationSetup.h"
+#include "driver/cache/PreambleCache.h"
+#include "driver/analysis/Prefilter.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace gradlint {
+
+namespace {
+
+std::vector<std::string> defaultCommand(const std::string &file) {
+  return {"clang++", "-std=c++17", file};
+}
+
+std::string executableDir() {
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&defaultCommand));
+  return std::string(llvm::sys::path::parent_path(exe));
+}
+
+} // namespace
+
+CompilationSetup::CompilationSetup() = default;
+CompilationSetup::~CompilationSetup() = default;
+
+std::string CompilationSetup::apiModelDir() {
+  if (const char *env = std::getenv("GRADLINT_API_MODEL"))
+    return env;
+  llvm::SmallString<256> beside(executableDir());
+  llvm::sys::path::append(beside, "..", "share", "gradlint", "api_model");
+  llvm::sys::path::remove_dots(beside, true);
+  if (llvm::sys::fs::is_directory(beside))
+    return std::string(beside);
+  return GRADLINT_SOURCE_API_MODEL;
+}
+
+std::optional<std::string> CompilationSetup::create(const Options &options,
+                                                    std::unique_ptr<CompilationSetup> &out) {
+  out.reset(new CompilationSetup());
+  if (!options.noCache)
+    out->preambleCache_ = std::make_unique<PreambleCache>(
+        options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir,
+        options.cacheMaxBytes);
+  if (!options.noPrefilter)
+    out->prefilter_ = std::make_unique<Prefilter>();
+  if (!options.buildPath.empty()) {
+    // Clang's parser is a YAML parser that prints its complaints about a
+    // broken file itself; a file that is not JSON is reported here instead.
+    llvm::SmallString<256> jsonPath(options.buildPath);
+    llvm::sys::path::append(jsonPath, "compile_commands.json");
+    if (llvm::sys::fs::is_regular_file(jsonPath)) {
+      auto text = llvm::MemoryBuffer::getFile(jsonPath);
+      if (!text)
+        return "cannot read compile_commands.json: " + text.getError().message();
+      try {
+        nlohmann::json parsed =
+            nlohmann::json::parse((*text)->getBuffer().begin(), (*text)->getBuffer().end());
+        (void)parsed;
+      } catch (const nlohmann::json::parse_error &error) {
+        return "cannot load compile_commands.json: it is not valid JSON (at byte " +
+               std::to_string(error.byte) + ")";
+      }
+    }
+    std::string error;
+    std::unique_ptr<clang::tooling::CompilationDatabase> database =
+        clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
+    if (!database) {
+      // Clang lists every database kind it tried; when compile_commands.json
+      // is there, only the JSON parser's complaint matters.
+      llvm::SmallString<256> json(options.buildPath);
+      llvm::sys::path::append(json, "compile_commands.json");
+      size_t jsonError = error.find("json-compilation-database: ");
+      if (llvm::sys::fs::exists(json) && jsonError != std::string::npos)
+        error = error.substr(jsonError + std::strlen("json-compilation-database: "));
+      // One line, no trailing space.
+      for (char &c : error)
+        if (c == '\n' || c == '\r')
+          c = ' ';
+      while (!error.empty() && error.back() == ' ')
+        error.pop_back();
+      return "cannot load compile_commands.json: " + error;
+    }
+    out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
+  } else if (options.haveCompilerArgs) {
+    out->fixedDatabase_ =
+        std::make_unique<clang::tooling::FixedCompilationDatabase>(".", options.compilerArgs);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file,
+                                                         std::string &directory) {
+  clang::tooling::CompilationDatabase *database = fixedDatabase_.get();
+  std::shared_ptr<clang::tooling::CompilationDatabase> detected;
+  if (!database) {
+    std::string dir(llvm::sys::path::parent_path(file));
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = detected_.find(dir);
+    if (found == detected_.end()) {
+      std::string error;
+      std::unique_ptr<clang::tooling::CompilationDatabase> db =
+          clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, error);
+      if (db)
+        db = clang::tooling::inferMissingCompileCommands(std::move(db));
+      found = detected_.emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db))).first;
+    }
+    detected = found->second;
+    database = detected.get();
+  }
+  if (database) {
+    std::vector<clang::tooling::CompileCommand> commands = database->getCompileCommands(file);
+    if (!commands.empty()) {
+      directory = commands.front().Directory;
+      return commands.front().CommandLine;
+    }
+  }
+  directory = std::string(llvm::sys::path::parent_path(file));
+  return defaultCommand(file);
+}
+
+void CompilationSetup::presetCommand(const std::string &file, FileCommand command) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  preset_[file] = std::move(command);
+}
+
+std::string CompilationSetup::absolutePath(const std::string &file) {
+  llvm::SmallString<256> absolute(file);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, true);
+  return std::string(absolute);
+}
+
+std::string encodeCommand(const FileCommand &command) {
+  return nlohmann::json{{"directory", command.directory},
+                        {"args", command.args},
+                        {"uses_api_model", command.usesApiModel}}
+      .dump();
+}
+
+std::optional<FileCommand> decodeCommand(const std::string &text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("directory") || !json["directory"].is_string() ||
+      !json.contains("args") || !json["args"].is_array() || !json.contains("uses_api_model") ||
+      !json["uses_api_model"].is_boolean())
+    return std::nullopt;
+  FileCommand command;
+  command.directory = json["directory"].get<std::string>();
+  for (const nlohmann::json &arg : json["args"]) {
+    if (!arg.is_string())
+      return std::nullopt;
+    command.args.push_back(arg.get<std::string>());
+  }
+  command.usesApiModel = json["uses_api_model"].get<bool>();
+  return command;
+}
+
+FileCommand CompilationSetup::commandFor(const std::string &file) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto preset = preset_.find(file);
+    if (preset != preset_.end())
+      return preset->second;
+  }
+  FileCommand command;
+  std::vector<std::string> args = rawCommandFor(file, command.directory);
+  using namespace clang::tooling;
+  ArgumentsAdjuster adjust = combineAdjusters(
+      getClangStripOutputAdjuster(),
+      combineAdjusters(getClangStripDependencyFileAdjuster(), getClangSyntaxOnlyAdjuster()));
+  args = adjust(args, file);
+  // Analyse the file as the compiler would, minus code generation and warnings.
+  std::vector<std::string> extra = {"-w", "-Wno-error"};
+  bool haveResourceDir = false;
+  for (const std::string &arg : args)
+    haveResourceDir = haveResourceDir || arg.rfind("-resource-dir", 0) == 0;
+  if (!haveResourceDir)
+    extra.push_back(std::string("-resource-dir=") + GRADLINT_CLANG_RESOURCE_DIR);
+  if (!headerReachable(args, command.directory, "torch/torch.h")) {
+    extra.push_back("-isystem");
+    extra.push_back(apiModelDir());
+    command.usesApiModel = true;
+  }
+  args = getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END)(args, file);
+  command.args = std::move(args);
+  return command;
+}
+
+bool headerReachable(const std::vector<std::string> &args, const std::string &directory,
+                     const std::string &header) {
+  std::vector<std::string> dirs;
+  static const char *const flags[] = {"-isystem", "-I", "-iquote", "-idirafter",
+                                      "--include-directory", "-cxx-isystem"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    for (const char *flag : flags) {
+      std::string f = flag;
+      if (arg == f && i + 1 < args.size()) {
+        dirs.push_back(args[i + 1]);
+      } else if (arg.size() > f.size() && arg.rfind(f, 0) == 0) {
+        std::string rest = arg.substr(f.size());
+        if (!rest.empty() && rest[0] == '=')
+          rest = rest.substr(1);
+        dirs.push_back(rest);
+      }
+    }
+  }
+  for (const char *env : {"CPATH", "CPLUS_INCLUDE_PATH"})
+    if (const char *value = std::getenv(env)) {
+      llvm::SmallVector<llvm::StringRef, 8> parts;
+      llvm::StringRef(value).split(parts, ':', -1, false);
+      for (llvm::StringRef part : parts)
+        dirs.push_back(part.str());
+    }
+  dirs.push_back("/usr/local/include");
+  dirs.push_back("/usr/include");
+  for (const std::string &dir : dirs) {
+    llvm::SmallString<256> path(dir);
+    if (!llvm::sys::path::is_absolute(path)) {
+      path = directory;
+      llvm::sys::path::append(path, dir);
+    }
+    llvm::sys::path::append(path, header);
+    if (llvm::sys::fs::exists(path))
+      return true;
+  }
+  return false;
+}
+
+} // namespace gradlint

@@ -1,0 +1,76 @@
+// Finds the compiler arguments for each file (compile_commands.json, the
+// arguments after "--", or a default), and decides when the bundled LibTorch
+// API model stands in for the real headers.
+#pragma once
+
+#include "driver/cli/Options.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+class PreambleCache;
+class Prefilter;
+
+struct FileCommand {
+  std::string directory;          ///< the working directory of the compile
+  std::vector<std::string> args;  ///< argv, compiler first, file last
+  bool usesApiModel = false;      ///< <torch/torch.h> was not on the include path
+};
+
+class CompilationSetup {
+public:
+  CompilationSetup();
+  ~CompilationSetup();
+
+  /// Returns a one-line error when -p names no usable compilation database.
+  static std::optional<std::string> create(const Options &options,
+                                           std::unique_ptr<CompilationSetup> &out);
+
+  /// The command for one file (absolute path). Thread-safe.
+  FileCommand commandFor(const std::string &file);
+
+  /// Makes commandFor(file) return `command` without consulting a database:
+  /// an isolated child gets its command from the parent instead of
+  /// re-reading a possibly huge compile_commands.json.
+  void presetCommand(const std::string &file, FileCommand command);
+
+  /// The file's absolute path with dots removed, as commandFor expects it.
+  static std::string absolutePath(const std::string &file);
+
+  /// Where the bundled API model lives.
+  static std::string apiModelDir();
+
+  /// Precompiled include prefixes (null: --no-cache) and the prefilter (null:
+  /// --no-prefilter; files on disk only).
+  PreambleCache *preambleCache() { return preambleCache_.get(); }
+  Prefilter *prefilter() { return prefilter_.get(); }
+
+private:
+  std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory);
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> fixedDatabase_;
+  std::unique_ptr<PreambleCache> preambleCache_;
+  std::unique_ptr<Prefilter> prefilter_;
+  std::mutex mutex_;
+  std::map<std::string, FileCommand> preset_;
+  /// Auto-detected databases, by the directory they were searched from.
+  std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
+};
+
+/// A command as one JSON text, and back (nullopt: not a command's JSON).
+std::string encodeCommand(const FileCommand &command);
+std::optional<FileCommand> decodeCommand(const std::string &text);
+
+/// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.
+bool headerReachable(const std::vector<std::string> &args, const std::string &directory,
+                     const std::string &header);
+
+} // namespace gradlint

@@ -1,0 +1,77 @@
+// What a run produces, with locations already resolved to file/line/column,
+// independent of Clang: every output format renders this.
+#pragma once
+
+#include "confirm/Confirmation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+struct Location {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string sourceLine; ///< the text of the line, for carets
+};
+
+struct DiagnosticNote {
+  Location location;
+  std::string message;
+};
+
+/// One replacement: bytes [offset, offset + length) of `file` become `replacement`.
+/// Lines and columns are 1-based; the end is exclusive.
+struct TextEdit {
+  std::string file;
+  unsigned offset = 0;
+  unsigned length = 0;
+  unsigned line = 0, column = 0, endLine = 0, endColumn = 0;
+  std::string replacement;
+};
+
+/// A fix-it. Unsafe fixes (they may change behaviour the check cannot see)
+/// apply only with --unsafe-fixes, as in ruff.
+struct FixIt {
+  std::string description;
+  bool safe = true;
+  std::vector<TextEdit> edits;
+};
+
+struct Diagnostic {
+  std::string check;
+  std::string severity;
+  Location location;
+  std::string message;
+  std::vector<DiagnosticNote> notes;
+  std::optional<Confirmation> confirmation;
+  std::optional<FixIt> fix;
+  bool fixApplied = false; ///< --fix wrote it; the finding no longer counts
+};
+
+struct FileError {
+  std::string file;
+  std::string message;
+  unsigned line = 0;   ///< 1-based; 0 when the error is about the whole file
+  unsigned column = 0;
+
+  /// "file", "file:line" or "file:line:column", as compilers print it.
+  std::string where() const {
+    std::string out = file;
+    if (line)
+      out += ":" + std::to_string(line);
+    if (line && column)
+      out += ":" + std::to_string(column);
+    return out;
+  }
+};
+
+struct RunResult {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<FileError> errors;
+  unsigned files = 0;
+};
+
+} // namespace gradlint

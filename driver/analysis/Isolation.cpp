@@ -1,0 +1,372 @@
+#include "driver/analysis/Isolation.h"
+
+#include "driver/analysis/AnalysisJson.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/thread.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace gradlint {
+
+namespace {
+
+const char kChildFileFlag[] = "--internal-analyse-one=";
+const char kResultFdFlag[] = "--internal-result-fd=";
+const char kParentPidFlag[] = "--internal-parent-pid=";
+const char kCommandFdFlag[] = "--internal-command-fd=";
+/// The child reads its compile command here (a memfd: any size, no blocking).
+constexpr int kChildCommandFd = 4;
+/// The child's result pipe: a fixed descriptor number above stdio.
+constexpr int kChildResultFd = 3;
+/// Clang's parser and the model recurse over the AST; 10,000 nested `if`s
+/// need more than the 8 MiB a thread gets by default. Only touched pages cost
+/// memory. Deeper still, the child crashes and the file gets an error.
+constexpr unsigned kAnalysisStackBytes = 512u << 20;
+
+bool startsWith(const char *text, const char *prefix) {
+  return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
+}
+
+/// Test hook, inert unless GRADLINT_TEST_CRASH_ON is set: a comma-separated
+/// list of <mode>:<substring>, where mode is segv, abort or hang; the child
+/// whose file path contains the substring crashes or hangs that way.
+void crashForTestIfAsked(const std::string &file) {
+  const char *spec = std::getenv("GRADLINT_TEST_CRASH_ON");
+  if (!spec)
+    return;
+  std::string list = spec;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+    start = comma == std::string::npos ? list.size() : comma + 1;
+    size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      continue;
+    std::string mode = item.substr(0, colon), substring = item.substr(colon + 1);
+    if (substring.empty() || file.find(substring) == std::string::npos)
+      continue;
+    if (mode == "segv") {
+      // A real fault, as a bug would cause: a raised SIGSEGV would return from
+      // LLVM's stack-trace handler instead of killing the process.
+      // (Through a volatile address, so the compiler cannot see the fault.)
+      volatile std::uintptr_t address = 16;
+      *reinterpret_cast<volatile int *>(address) = 1;
+    }
+    if (mode == "abort")
+      std::abort();
+    if (mode == "hang")
+      for (;;)
+        pause();
+  }
+}
+
+bool writeAll(int fd, const std::vector<std::uint8_t> &bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t written = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written <= 0)
+      return false;
+    done += static_cast<size_t>(written);
+  }
+  return true;
+}
+
+std::string signalName(int signal) {
+  switch (signal) {
+  case SIGSEGV: return "Segmentation fault";
+  case SIGABRT: return "Aborted";
+  case SIGBUS: return "Bus error";
+  case SIGFPE: return "Floating point exception";
+  case SIGILL: return "Illegal instruction";
+  case SIGKILL: return "Killed";
+  case SIGTERM: return "Terminated";
+  case SIGPIPE: return "Broken pipe";
+  default: return "signal " + std::to_string(signal);
+  }
+}
+
+std::string formatSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+FileAnalysis failed(const std::string &file, const std::string &message) {
+  FileAnalysis analysis;
+  analysis.errors.push_back({file, message});
+  return analysis;
+}
+
+/// A descriptor at or above 10, close-on-exec, so that it can never be the
+/// child's result descriptor number nor leak into another worker's child.
+int highDescriptor(int fd) {
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return high;
+}
+
+} // namespace
+
+FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse) {
+  FileAnalysis analysis;
+  llvm::thread worker(std::optional<unsigned>(kAnalysisStackBytes), [&] { analysis = analyse(); });
+  worker.join();
+  return analysis;
+}
+
+/// The whole content of the command memfd the parent passed (empty on error).
+static std::string readCommand(int fd) {
+  std::string text;
+  char chunk[65536];
+  for (off_t offset = 0;;) {
+    ssize_t got = ::pread(fd, chunk, sizeof chunk, offset);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    text.append(chunk, static_cast<size_t>(got));
+    offset += got;
+  }
+  ::close(fd);
+  return text.empty() ? std::string("invalid") : text;
+}
+
+ChildRequest takeChildRequest(std::vector<const char *> &args) {
+  ChildRequest child;
+  std::vector<const char *> kept;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const char *arg = args[i];
+    if (i > 0 && startsWith(arg, kChildFileFlag)) {
+      child.active = true;
+      child.file = arg + std::strlen(kChildFileFlag);
+    } else if (i > 0 && startsWith(arg, kResultFdFlag)) {
+      child.resultFd = std::atoi(arg + std::strlen(kResultFdFlag));
+    } else if (i > 0 && startsWith(arg, kParentPidFlag)) {
+      child.parentPid = std::atol(arg + std::strlen(kParentPidFlag));
+    } else if (i > 0 && startsWith(arg, kCommandFdFlag)) {
+      child.command = readCommand(std::atoi(arg + std::strlen(kCommandFdFlag)));
+    } else {
+      kept.push_back(arg);
+    }
+  }
+  args = std::move(kept);
+  return child;
+}
+
+void restrictToChildFile(const ChildRequest &child, Options &options) {
+  options.files = {child.file};
+  options.diffRange.clear();
+  options.diffFile.clear();
+  options.fix = options.fixDryRun = false;
+  options.exportFixesFile.clear();
+  options.jobs = 1;
+  if (!child.command.empty())
+    options.buildPath.clear(); // the parent sent the command: no database to read
+}
+
+/// A temporary file for a child's stderr. Removed unless keep() is called.
+class ChildLog {
+public:
+  ChildLog() {
+    if (llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", fd, path))
+      fd = -1;
+  }
+  ~ChildLog() {
+    closeDescriptor();
+    if (!kept_ && !path.empty())
+      llvm::sys::fs::remove(path);
+  }
+  void closeDescriptor() {
+    if (fd >= 0)
+      ::close(fd);
+    fd = -1;
+  }
+  /// "; its output (a stack trace) is in <path>" when the child wrote anything.
+  std::string keep() {
+    uint64_t size = 0;
+    if (path.empty() || llvm::sys::fs::file_size(path, size) || size == 0)
+      return "";
+    kept_ = true;
+    return "; its output (a stack trace) is in " + std::string(path);
+  }
+
+  int fd = -1;
+  llvm::SmallString<128> path;
+
+private:
+  bool kept_ = false;
+};
+
+int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse) {
+  // Die with the parent (a killed gradlint leaves no analyses running).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (child.parentPid && getppid() != child.parentPid)
+    _exit(3);
+  crashForTestIfAsked(child.file);
+  FileAnalysis analysis = analyseOnLargeStack(analyse);
+  bool written = writeAll(child.resultFd, encodeAnalysis(analysis));
+  // Skip static destructors: the parent waits for this exit.
+  _exit(written ? 0 : 3);
+}
+
+Isolator::Isolator(int argc, char **argv, const Options &options)
+    : enabled_(options.isolate), timeoutSeconds_(options.timeoutSeconds) {
+  executable_ = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&signalName));
+  for (int i = 1; i < argc; ++i)
+    arguments_.push_back(argv[i]);
+}
+
+FileAnalysis Isolator::analyse(const std::string &file,
+                               const std::function<FileAnalysis()> &inProcess,
+                               const std::string &command) {
+  if (!enabled_)
+    return analyseOnLargeStack(inProcess);
+  auto cannotStart = [&](const char *what, int error) {
+    return failed(file, std::string("cannot start the analysis process: ") + what + ": " +
+                            std::strerror(error));
+  };
+  int pipeFds[2];
+  if (pipe2(pipeFds, O_CLOEXEC) != 0)
+    return cannotStart("pipe", errno);
+  int readFd = highDescriptor(pipeFds[0]), writeFd = highDescriptor(pipeFds[1]);
+  if (readFd < 0 || writeFd < 0) {
+    int error = errno;
+    if (readFd >= 0)
+      ::close(readFd);
+    if (writeFd >= 0)
+      ::close(writeFd);
+    return cannotStart("pipe", error);
+  }
+
+  std::vector<std::string> arguments;
+  arguments.push_back(executable_);
+  arguments.insert(arguments.end(), arguments_.begin(), arguments_.end());
+  // Before a "--" (compiler arguments follow it), so that the child sees them as options.
+  auto dashes = std::find(arguments.begin() + 1, arguments.end(), "--");
+  arguments.insert(dashes, {kChildFileFlag + file,
+                            kResultFdFlag + std::to_string(kChildResultFd),
+                            kParentPidFlag + std::to_string(getpid())});
+  // The command travels in a memfd: a command line can exceed what argv takes.
+  int commandFd = -1;
+  if (!command.empty()) {
+    commandFd = memfd_create("gradlint-command", MFD_CLOEXEC);
+    if (commandFd >= 0)
+      commandFd = highDescriptor(commandFd); // dup2 onto itself would keep CLOEXEC
+    std::vector<std::uint8_t> bytes(command.begin(), command.end());
+    if (commandFd < 0 || !writeAll(commandFd, bytes)) {
+      int error = errno;
+      if (commandFd >= 0)
+        ::close(commandFd);
+      ::close(readFd);
+      ::close(writeFd);
+      return cannotStart("memfd", error);
+    }
+    arguments.insert(std::find(arguments.begin() + 1, arguments.end(), "--"),
+                     kCommandFdFlag + std::to_string(kChildCommandFd));
+  }
+  std::vector<char *> argv;
+  for (std::string &argument : arguments)
+    argv.push_back(argument.data());
+  argv.push_back(nullptr);
+
+  // The child reports through its result descriptor only; what Clang or a
+  // crash handler prints goes to a log that is kept only if the analysis fails.
+  ChildLog log;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (log.fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, log.fd, 2);
+  else
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, writeFd, kChildResultFd);
+  if (commandFd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, commandFd, kChildCommandFd);
+  pid_t pid = 0;
+  int spawned = posix_spawn(&pid, executable_.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(writeFd);
+  if (commandFd >= 0)
+    ::close(commandFd);
+  log.closeDescriptor();
+  if (spawned != 0) {
+    ::close(readFd);
+    return cannotStart(executable_.c_str(), spawned);
+  }
+
+  using Clock = std::chrono::steady_clock;
+  bool limited = timeoutSeconds_ > 0;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limited ? timeoutSeconds_ : 0));
+  std::vector<std::uint8_t> bytes;
+  bool timedOut = false;
+  for (;;) {
+    int waitMs = -1;
+    if (limited) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) {
+        timedOut = true;
+        break;
+      }
+      waitMs = static_cast<int>(std::min<long long>(left.count() + 1, 60 * 60 * 1000));
+    }
+    pollfd wanted{readFd, POLLIN, 0};
+    int ready = poll(&wanted, 1, waitMs);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready == 0)
+      continue; // the deadline check above decides
+    std::uint8_t chunk[65536];
+    ssize_t got = ::read(readFd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break; // end of file: the child finished or died
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  }
+  ::close(readFd);
+  if (timedOut)
+    kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timedOut)
+    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s" +
+                            log.keep());
+  if (WIFSIGNALED(status))
+    return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
+                            "); the other files were analysed" + log.keep());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return failed(file, "analysis failed (the analysis process exited with status " +
+                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
+                            log.keep());
+  FileAnalysis analysis;
+  if (auto error = decodeAnalysis(bytes, analysis))
+    return failed(file, "analysis returned an unreadable result: " + *error);
+  return analysis;
+}
+
+} // namespace gradlint

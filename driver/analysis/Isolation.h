@@ -1,0 +1,57 @@
+// Crash isolation: each translation unit is analysed in a child process (this
+// same executable, re-run with the same arguments plus hidden flags), so that
+// a crash or a hang inside Clang or the model costs that file only.
+#pragma once
+
+#include "driver/analysis/Analyzer.h"
+#include "driver/cli/Options.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+/// What the hidden flags ask of this process when it is an isolated child.
+struct ChildRequest {
+  bool active = false;
+  std::string file;   ///< the one file to analyse, as the user wrote it
+  int resultFd = -1;  ///< where the encoded FileAnalysis goes
+  long parentPid = 0;
+  std::string command; ///< the file's compile command (encodeCommand), if the parent sent it
+};
+
+/// Removes the hidden child flags from `args` (argv) and returns them.
+ChildRequest takeChildRequest(std::vector<const char *> &args);
+
+/// Narrows the options of a child to its one file. The parent alone reads
+/// diffs (and stdin) and writes outputs, so the child drops those.
+void restrictToChildFile(const ChildRequest &child, Options &options);
+
+/// Runs `analyse` on a thread with a 512 MiB stack (Clang's parser recurses
+/// once per nesting level) and waits for it.
+FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse);
+
+/// Child side: runs `analyse` (on a thread with a large stack) and writes its
+/// result to the parent. Returns the process's exit status.
+int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse);
+
+/// Parent side: analyses files in children, or in-process with --no-isolation.
+class Isolator {
+public:
+  /// `argv` is this process's command line, as main received it.
+  Isolator(int argc, char **argv, const Options &options);
+
+  /// `inProcess` is the analysis itself, run here when isolation is off.
+  /// `command` (encodeCommand) goes to the child, so that it need not look it up.
+  FileAnalysis analyse(const std::string &file, const std::function<FileAnalysis()> &inProcess,
+                       const std::string &command = "");
+
+private:
+  std::string executable_;
+  std::vector<std::string> arguments_; ///< argv[1..]
+  bool enabled_;
+  double timeoutSeconds_;
+};
+
+} // namespace gradlint

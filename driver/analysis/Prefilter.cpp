@@ -1,0 +1,301 @@
+#include "driver/analysis/Prefilter.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+#include <set>
+
+namespace gradlint {
+
+namespace {
+
+bool isIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || static_cast<unsigned char>(c) >= 0x80;
+}
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isHorizontalSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/// Past the end of a "..." or '...' literal starting at `i`; an unterminated
+/// one ends at the line's end, so one stray quote cannot hide the rest.
+size_t skipQuoted(llvm::StringRef text, size_t i, char quote) {
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      return i + 1;
+    } else if (text[i] == '\n') {
+      return i;
+    }
+  }
+  return text.size();
+}
+
+/// Past the end of a raw string whose `"` is at `i`; npos when this is not
+/// a well-formed raw string opening.
+size_t skipRawString(llvm::StringRef text, size_t i) {
+  size_t open = text.find('(', i + 1);
+  if (open == llvm::StringRef::npos || open - i - 1 > 16)
+    return llvm::StringRef::npos;
+  llvm::StringRef delimiter = text.slice(i + 1, open);
+  if (delimiter.find_first_of(" ()\\\t\n\"") != llvm::StringRef::npos)
+    return llvm::StringRef::npos;
+  std::string close = ")" + delimiter.str() + "\"";
+  size_t end = text.find(close, open + 1);
+  return end == llvm::StringRef::npos ? text.size() : end + close.size();
+}
+
+/// Past the end of a pp-number at `i` ("1e+5", "0x1f", "1'000", "2step").
+size_t skipNumber(llvm::StringRef text, size_t i) {
+  for (++i; i < text.size(); ++i) {
+    char c = text[i];
+    if ((c == '+' || c == '-') && strchr("eEpP", text[i - 1]))
+      continue;
+    if (c == '\'' && i + 1 < text.size() && isIdentifierChar(text[i + 1]))
+      continue;
+    if (!isIdentifierChar(c) && c != '.')
+      return i;
+  }
+  return text.size();
+}
+
+/// Reads the directive whose '#' is at `i`; records an #include. Returns
+/// where tokenizing goes on (the rest of a #define is ordinary tokens).
+size_t readDirective(llvm::StringRef text, size_t i, ScannedFile &out) {
+  size_t j = i + 1;
+  while (j < text.size() && isHorizontalSpace(text[j]))
+    ++j;
+  size_t nameStart = j;
+  while (j < text.size() && isIdentifierChar(text[j]))
+    ++j;
+  llvm::StringRef name = text.slice(nameStart, j);
+  if (name != "include" && name != "include_next" && name != "import")
+    return j;
+  while (j < text.size() && isHorizontalSpace(text[j]))
+    ++j;
+  if (j < text.size() && (text[j] == '"' || text[j] == '<')) {
+    char close = text[j] == '"' ? '"' : '>';
+    size_t end = text.find_first_of(llvm::StringRef(close == '"' ? "\"\n" : ">\n", 2), j + 1);
+    if (end != llvm::StringRef::npos && text[end] == close) {
+      out.includes.push_back({text.slice(j + 1, end).str(), close == '>'});
+      return end + 1;
+    }
+  }
+  out.computedInclude = true;
+  return j;
+}
+
+void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
+  if (identifier == "step")
+    out.hasStep = true;
+  else if (identifier == "backward")
+    out.hasBackward = true;
+}
+
+/// Paths under which headers belong to LibTorch and its dependencies, never
+/// to the user (the same list as the model's isUserCode).
+bool isLibraryHeader(llvm::StringRef path) {
+  static const char *const libraryDirs[] = {"/torch/csrc/", "/ATen/", "/c10/", "/c10d/",
+                                            "/caffe2/", "/pybind11/", "/gloo/"};
+  for (const char *dir : libraryDirs)
+    if (path.contains(dir))
+      return true;
+  return false;
+}
+
+/// The include directories and forced includes of a command line.
+struct SearchPath {
+  std::vector<std::string> quoteDirs; ///< -iquote
+  std::vector<std::string> userDirs;  ///< -I
+  std::vector<std::string> forcedIncludes; ///< -include, -imacros
+  std::string macroText; ///< -D values: they can spell step or backward too
+};
+
+SearchPath searchPathOf(const std::vector<std::string> &args, const std::string &directory) {
+  SearchPath path;
+  auto absolute = [&](const std::string &dir) {
+    if (llvm::sys::path::is_absolute(dir))
+      return dir;
+    llvm::SmallString<256> joined(directory);
+    llvm::sys::path::append(joined, dir);
+    return std::string(joined);
+  };
+  auto valueOf = [&](size_t &i, llvm::StringRef flag, std::string &value) {
+    llvm::StringRef arg = args[i];
+    if (arg == flag) {
+      if (i + 1 >= args.size())
+        return false;
+      value = args[++i];
+      return true;
+    }
+    if (!arg.starts_with(flag))
+      return false;
+    value = arg.drop_front(flag.size()).str();
+    if (!value.empty() && value[0] == '=')
+      value.erase(0, 1);
+    return true;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string value;
+    llvm::StringRef arg = args[i];
+    if (arg == "-include" || arg == "-imacros") {
+      if (valueOf(i, arg, value))
+        path.forcedIncludes.push_back(absolute(value));
+    } else if (valueOf(i, "-iquote", value)) {
+      path.quoteDirs.push_back(absolute(value));
+    } else if (valueOf(i, "--include-directory", value) || valueOf(i, "-I", value)) {
+      path.userDirs.push_back(absolute(value));
+    } else if (valueOf(i, "-D", value) || valueOf(i, "--define-macro", value)) {
+      path.macroText += value + "\n";
+    }
+  }
+  return path;
+}
+
+} // namespace
+
+ScannedFile scanSource(llvm::StringRef text) {
+  ScannedFile out;
+  size_t i = 0, n = text.size();
+  bool lineStart = true;
+  while (i < n && !(out.hasStep && out.hasBackward)) { // both found: the answer is known
+    char c = text[i];
+    char next = i + 1 < n ? text[i + 1] : '\0';
+    if (c == '\n') {
+      lineStart = true;
+      ++i;
+    } else if (isHorizontalSpace(c)) {
+      ++i;
+    } else if (c == '\\' && (next == '\n' || next == '\r')) {
+      i += 2; // a line splice continues the logical line
+    } else if (c == '/' && next == '/') {
+      // To the end of the line; a trailing backslash continues the comment.
+      for (i += 2; i < n && text[i] != '\n'; ++i)
+        if (text[i] == '\\' && i + 1 < n && text[i + 1] == '\n')
+          ++i;
+    } else if (c == '/' && next == '*') {
+      size_t end = text.find("*/", i + 2);
+      i = end == llvm::StringRef::npos ? n : end + 2;
+    } else {
+      bool atLineStart = lineStart;
+      lineStart = false;
+      if (c == '#' && atLineStart) {
+        i = readDirective(text, i, out);
+      } else if (c == '"' || c == '\'') {
+        i = skipQuoted(text, i, c);
+      } else if (isDigit(c) || (c == '.' && isDigit(next))) {
+        i = skipNumber(text, i);
+      } else if (isIdentifierChar(c)) {
+        size_t start = i;
+        while (i < n && isIdentifierChar(text[i]))
+          ++i;
+        llvm::StringRef identifier = text.slice(start, i);
+        bool literalFollows = i < n && (text[i] == '"' || text[i] == '\'');
+        if (literalFollows && identifier.ends_with("R") &&
+            (identifier == "R" || identifier == "u8R" || identifier == "uR" ||
+             identifier == "UR" || identifier == "LR") &&
+            text[i] == '"') {
+          size_t end = skipRawString(text, i);
+          i = end == llvm::StringRef::npos ? skipQuoted(text, i, '"') : end;
+        } else if (literalFollows && (identifier == "u8" || identifier == "u" ||
+                                      identifier == "U" || identifier == "L")) {
+          i = skipQuoted(text, i, text[i]);
+        } else {
+          noteIdentifier(identifier, out);
+        }
+      } else {
+        ++i;
+      }
+    }
+  }
+  return out;
+}
+
+const ScannedFile *Prefilter::scanHeader(const std::string &path) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = headers_.find(path);
+    if (found != headers_.end())
+      return found->second.get();
+  }
+  std::unique_ptr<ScannedFile> scanned;
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (buffer)
+    scanned = std::make_unique<ScannedFile>(scanSource((*buffer)->getBuffer()));
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto &slot = headers_[path];
+  if (!slot && scanned)
+    slot = std::move(scanned);
+  return slot.get();
+}
+
+bool Prefilter::mayContainTrainingLoop(const std::string &mainFile, llvm::StringRef contents,
+                                       const std::vector<std::string> &args,
+                                       const std::string &directory) {
+  SearchPath search = searchPathOf(args, directory);
+  ScannedFile macros = scanSource(search.macroText);
+  bool hasStep = macros.hasStep, hasBackward = macros.hasBackward;
+
+  // Files still to scan: (path, scan); the main file's scan is not cached.
+  ScannedFile mainScan = scanSource(contents);
+  std::vector<std::pair<std::string, const ScannedFile *>> pending = {{mainFile, &mainScan}};
+  std::set<std::string> seen = {mainFile};
+  for (const std::string &forced : search.forcedIncludes)
+    if (seen.insert(forced).second) {
+      const ScannedFile *scan = scanHeader(forced);
+      if (!scan)
+        return true;
+      pending.push_back({forced, scan});
+    }
+
+  auto resolve = [&](const std::string &includer, const ScannedFile::Include &include) {
+    std::vector<const std::vector<std::string> *> lists;
+    std::vector<std::string> includerDir;
+    if (!include.angled) {
+      includerDir.push_back(std::string(llvm::sys::path::parent_path(includer)));
+      lists = {&includerDir, &search.quoteDirs, &search.userDirs};
+    } else {
+      lists = {&search.userDirs};
+    }
+    if (llvm::sys::path::is_absolute(include.name))
+      return llvm::sys::fs::exists(include.name) ? include.name : std::string();
+    for (const std::vector<std::string> *dirs : lists)
+      for (const std::string &dir : *dirs) {
+        llvm::SmallString<256> candidate(dir);
+        llvm::sys::path::append(candidate, include.name);
+        if (llvm::sys::fs::exists(candidate) && !llvm::sys::fs::is_directory(candidate))
+          return std::string(candidate);
+      }
+    return std::string(); // a system header, or missing (the parse reports that)
+  };
+
+  for (size_t index = 0; index < pending.size(); ++index) {
+    const ScannedFile &scan = *pending[index].second;
+    hasStep = hasStep || scan.hasStep;
+    hasBackward = hasBackward || scan.hasBackward;
+    if (scan.computedInclude || (hasStep && hasBackward))
+      return true;
+    std::string includer = pending[index].first;
+    for (const ScannedFile::Include &include : scan.includes) {
+      std::string path = resolve(includer, include);
+      if (path.empty() || isLibraryHeader(path))
+        continue;
+      llvm::SmallString<256> normal(path);
+      llvm::sys::path::remove_dots(normal, true);
+      if (!seen.insert(std::string(normal)).second)
+        continue;
+      if (seen.size() > kMaxHeaders)
+        return true; // too many project headers to be sure cheaply
+      const ScannedFile *headerScan = scanHeader(std::string(normal));
+      if (!headerScan)
+        return true;
+      pending.push_back({std::string(normal), headerScan});
+    }
+  }
+  return false;
+}
+
+} // namespace gradlint

@@ -1,0 +1,555 @@
+#include "driver/cache/PreambleCache.h"
+
+#include "clang/Basic/DiagnosticFrontend.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <random>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace gradlint {
+
+namespace {
+
+/// "#include <x>" or "#include "x"" (and an optional // comment after it):
+/// the directive without the comment; empty when the line is anything else.
+std::string includeDirective(llvm::StringRef line) {
+  llvm::StringRef rest = line.trim();
+  if (!rest.consume_front("#"))
+    return "";
+  rest = rest.ltrim(" \t");
+  if (!rest.consume_front("include"))
+    return "";
+  rest = rest.ltrim(" \t");
+  if (rest.empty() || (rest[0] != '<' && rest[0] != '"'))
+    return "";
+  char close = rest[0] == '<' ? '>' : '"';
+  size_t end = rest.find(close, 1);
+  if (end == llvm::StringRef::npos || end == 1)
+    return "";
+  llvm::StringRef after = rest.drop_front(end + 1).trim();
+  if (!after.empty() && !after.starts_with("//"))
+    return "";
+  return ("#include " + rest.take_front(end + 1)).str();
+}
+
+/// Arguments that name the input (dropped from the key) and arguments that
+/// make the cache unsafe to use (their own PCH, forced includes).
+bool conflictsWithCache(const std::vector<std::string> &args) {
+  for (const std::string &arg : args)
+    if (llvm::StringRef(arg).starts_with("-include") || arg == "-imacros" ||
+        llvm::StringRef(arg).starts_with("-preamble-bytes"))
+      return true;
+  return false;
+}
+
+/// The arguments without the source files they compile: what the PCH of any
+/// TU compiled with the same options is built with.
+std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
+  static const char *const takesValue[] = {"-D", "-U", "-I", "-isystem", "-iquote", "-idirafter",
+                                           "-include", "-imacros", "-Xclang", "-x", "-MF", "-MT",
+                                           "-MQ", "-o", "-target", "--target", "-isysroot"};
+  static const char *const sourceExtensions[] = {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C",
+                                                 ".CPP", ".c", ".cu", ".ixx", ".cppm"};
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg == "--")
+      break; // only inputs follow (inferred database commands end "-- file")
+    bool valueOfFlag = i > 0 && llvm::is_contained(takesValue, llvm::StringRef(args[i - 1]));
+    if (i > 0 && !valueOfFlag && !arg.starts_with("-") &&
+        llvm::any_of(sourceExtensions, [&](const char *ext) { return arg.ends_with(ext); }))
+      continue;
+    kept.push_back(args[i]);
+  }
+  return kept;
+}
+
+/// "<size> <xxh3>" of a file's bytes; empty when it cannot be read. Clang
+/// notices a truncated PCH but not every overwritten byte, so each PCH has
+/// this fingerprint beside it.
+std::string fingerprintOf(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return "";
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  return std::to_string(bytes.size()) + " " +
+         llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes)));
+}
+
+std::string readSmallFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+/// Writes `contents` through a unique temporary file and a rename.
+std::error_code writeByRename(const std::string &path, const std::string &contents,
+                              const std::string &suffix) {
+  std::string temporary = path + ".tmp-" + suffix;
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream out(temporary, ec);
+    if (!ec) {
+      out << contents;
+      out.close();
+      ec = out.error();
+    }
+  }
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (ec)
+    llvm::sys::fs::remove(temporary);
+  return ec;
+}
+
+std::string uniqueSuffix() {
+  static std::atomic<unsigned> counter{0};
+  std::random_device random;
+  return std::to_string(llvm::sys::Process::getProcessId()) + "-" + std::to_string(counter++) +
+         "-" + std::to_string(random());
+}
+
+constexpr size_t kKeyLength = 32; ///< hex digits of a cache key
+/// A temporary file younger than this may still be being written by another process.
+constexpr time_t kTemporaryFileGraceSeconds = 10 * 60;
+
+/// One of the cache's own files, by its name: "<key>.h", "<key>.pch" or
+/// "<key>.pch.sum", or a temporary file of one: "<name>.tmp-<pid>-<n>-<random>"
+/// (writeByRename, uniqueSuffix), and clang's own temporary while it writes a
+/// PCH, "<key>.pch-<8 hex>.tmp-<pid>-<n>-<random>.tmp".
+struct CacheFileName {
+  std::string key;
+  bool temporary = false;
+  long writerPid = 0; ///< of a temporary file
+};
+
+std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
+  auto isLowerHex = [](char c) { return llvm::isDigit(c) || (c >= 'a' && c <= 'f'); };
+  auto isNumber = [](llvm::StringRef text) { return !text.empty() && llvm::all_of(text, llvm::isDigit); };
+  if (name.size() <= kKeyLength || !llvm::all_of(name.take_front(kKeyLength), isLowerHex))
+    return std::nullopt;
+  CacheFileName parsed;
+  parsed.key = name.take_front(kKeyLength).str();
+  llvm::StringRef rest = name.drop_front(kKeyLength);
+  bool pch = false;
+  if (rest.consume_front(".pch.sum")) {
+  } else if (rest.consume_front(".pch")) {
+    pch = true;
+  } else if (!rest.consume_front(".h")) {
+    return std::nullopt;
+  }
+  if (rest.empty())
+    return parsed;
+  if (pch && rest.size() > 9 && rest[0] == '-' && llvm::all_of(rest.slice(1, 9), isLowerHex)) {
+    rest = rest.drop_front(9);
+    if (!rest.consume_back(".tmp"))
+      return std::nullopt;
+  }
+  if (!rest.consume_front(".tmp-"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> fields;
+  rest.split(fields, '-');
+  if (fields.size() != 3 || !llvm::all_of(fields, isNumber) ||
+      fields[0].getAsInteger(10, parsed.writerPid))
+    return std::nullopt;
+  parsed.temporary = true;
+  return parsed;
+}
+
+/// Marks a cache entry as just used, for eviction's least-recently-used
+/// order. Best effort: a read-only directory keeps the old time.
+void touch(const std::string &path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+
+/// Builds a PCH of the invocation's input into `output` (GeneratePCHAction),
+/// whatever frontend action the arguments name.
+class BuildPchAction : public clang::tooling::ToolAction {
+public:
+  explicit BuildPchAction(std::string output) : output_(std::move(output)) {}
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager *files,
+                     std::shared_ptr<clang::PCHContainerOperations> containers,
+                     clang::DiagnosticConsumer *diagnostics) override {
+    invocation->getFrontendOpts().OutputFile = output_;
+    invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    // Instantiate the headers' pending templates once, in the PCH, instead of
+    // at the end of every file that uses it (LibTorch: 2.7 s -> 1.0 s per file).
+    invocation->getLangOpts().PCHInstantiateTemplates = true;
+    clang::CompilerInstance compiler(std::move(containers));
+    compiler.setInvocation(std::move(invocation));
+    compiler.setFileManager(files);
+    compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
+    if (!compiler.hasDiagnostics())
+      return false;
+    compiler.createSourceManager(*files);
+    clang::GeneratePCHAction action;
+    bool ok = compiler.ExecuteAction(action);
+    files->clearStatCache();
+    return ok && !compiler.getDiagnostics().hasErrorOccurred();
+  }
+
+private:
+  std::string output_;
+};
+
+/// Counts errors, prints nothing.
+class QuietConsumer : public clang::DiagnosticConsumer {};
+
+} // namespace
+
+IncludePrefix includePrefixOf(llvm::StringRef contents) {
+  IncludePrefix prefix;
+  size_t offset = 0;
+  bool inBlockComment = false;
+  while (offset < contents.size()) {
+    size_t newline = contents.find('\n', offset);
+    if (newline == llvm::StringRef::npos)
+      break; // the prefix must end at the start of a line
+    llvm::StringRef line = contents.slice(offset, newline);
+    llvm::StringRef trimmed = line.trim();
+    if (inBlockComment) {
+      size_t end = trimmed.find("*/");
+      if (end != llvm::StringRef::npos) {
+        if (!trimmed.drop_front(end + 2).trim().empty())
+          break;
+        inBlockComment = false;
+      }
+    } else if (trimmed.empty() || trimmed.starts_with("//")) {
+      if (trimmed.ends_with("\\"))
+        break; // a comment continued onto the next line: keep it simple
+    } else if (trimmed.starts_with("/*")) {
+      size_t end = trimmed.find("*/", 2);
+      if (end == llvm::StringRef::npos)
+        inBlockComment = true;
+      else if (!trimmed.drop_front(end + 2).trim().empty())
+        break;
+    } else {
+      std::string directive = includeDirective(line);
+      if (directive.empty())
+        break;
+      prefix.lines.push_back(directive);
+    }
+    offset = newline + 1;
+    if (!inBlockComment && !prefix.lines.empty())
+      prefix.bytes = offset;
+  }
+  // Comment lines after the last #include stay in the main file.
+  return prefix;
+}
+
+bool isPreambleLoadFailure(unsigned diagnosticId) {
+  return (diagnosticId >= clang::diag::DIAG_START_SERIALIZATION &&
+          diagnosticId < clang::diag::DIAG_START_LEX) ||
+         diagnosticId == clang::diag::err_fe_unable_to_load_pch;
+}
+
+PreambleCache::PreambleCache(std::string directory, uint64_t maxBytes)
+    : directory_(std::move(directory)), maxBytes_(maxBytes) {}
+
+std::string PreambleCache::defaultDirectory() {
+  llvm::SmallString<256> path;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    path = xdg;
+  } else if (const char *home = std::getenv("HOME"); home && *home) {
+    path = home;
+    llvm::sys::path::append(path, ".cache");
+  } else {
+    return "";
+  }
+  llvm::sys::path::append(path, "gradlint");
+  return std::string(path);
+}
+
+std::vector<std::string> PreambleCache::argsWith(const std::vector<std::string> &args,
+                                                 const Preamble &preamble) {
+  std::vector<std::string> extra = {"-Xclang", "-fmodules-validate-system-headers",
+                                    "-include-pch", preamble.pchPath, "-Xclang",
+                                    "-preamble-bytes=" + std::to_string(preamble.prefixBytes) +
+                                        ",1"};
+  // Options go before a "--": what follows it are inputs.
+  std::vector<std::string> out = args;
+  out.insert(std::find(out.begin(), out.end(), "--"), extra.begin(), extra.end());
+  return out;
+}
+
+std::string PreambleCache::takeNote() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (noteTaken_ || note_.empty())
+    return "";
+  noteTaken_ = true;
+  return note_;
+}
+
+void PreambleCache::noteProblem(const std::string &problem) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (note_.empty())
+    note_ = problem;
+}
+
+std::shared_ptr<void> PreambleCache::markInUse(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++inUse_[key];
+  // The deleter runs when the last copy of the Preamble goes.
+  return std::shared_ptr<void>(this, [this, key](void *) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--inUse_[key] == 0)
+      inUse_.erase(key);
+  });
+}
+
+std::shared_ptr<std::mutex> PreambleCache::lockFor(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::shared_ptr<std::mutex> &slot = keyLocks_[key];
+  if (!slot)
+    slot = std::make_shared<std::mutex>();
+  return slot;
+}
+
+std::optional<PreambleCache::Preamble>
+PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFile,
+                           llvm::StringRef contents, const Preamble *failed) {
+  if (directory_.empty() || command.args.empty() ||
+      conflictsWithCache(command.args))
+    return std::nullopt;
+  IncludePrefix prefix = includePrefixOf(contents);
+  if (prefix.lines.empty() || prefix.bytes == 0)
+    return std::nullopt;
+
+  // The header lives in the cache directory, so quoted includes found beside
+  // the main file are written with their absolute path.
+  std::string mainDir(llvm::sys::path::parent_path(mainFile));
+  std::string headerText = "// gradlint preamble of the #include lines of a translation unit\n";
+  for (const std::string &line : prefix.lines) {
+    llvm::StringRef directive(line);
+    size_t quote = directive.find('"');
+    if (quote != llvm::StringRef::npos) {
+      llvm::StringRef name = directive.slice(quote + 1, directive.size() - 1);
+      llvm::SmallString<256> beside(mainDir);
+      llvm::sys::path::append(beside, name);
+      if (!llvm::sys::path::is_absolute(name) && llvm::sys::fs::exists(beside)) {
+        headerText += "#include \"" + std::string(beside) + "\"\n";
+        continue;
+      }
+    }
+    headerText += line + "\n";
+  }
+
+  llvm::SHA256 hasher;
+  auto feed = [&](llvm::StringRef text) {
+    hasher.update(text);
+    hasher.update(llvm::StringRef("\0", 1));
+  };
+  feed("gradlint-preamble-2"); // 2: templates instantiated in the PCH
+  feed(GRADLINT_VERSION);
+  feed(clang::getClangFullVersion());
+  std::vector<std::string> options = withoutInputs(command.args);
+  for (const std::string &arg : options)
+    feed(arg);
+  feed(command.directory);
+  feed(headerText);
+  std::array<uint8_t, 32> digest = hasher.final();
+  std::string key = llvm::toHex(llvm::ArrayRef(digest).take_front(16), /*LowerCase=*/true);
+
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (unusable_ || failedKeys_.count(key))
+      return std::nullopt;
+  }
+  std::shared_ptr<std::mutex> keyLock = lockFor(key);
+  std::unique_lock<std::mutex> building(*keyLock);
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory_)) {
+    noteProblem("cannot use the cache directory " + directory_ + ": " + ec.message() +
+                "; analysing without precompiled headers");
+    std::lock_guard<std::mutex> lock(mutex_);
+    unusable_ = true;
+    return std::nullopt;
+  }
+  llvm::SmallString<256> header(directory_), pch(directory_);
+  llvm::sys::path::append(header, key + ".h");
+  llvm::sys::path::append(pch, key + ".pch");
+
+  // The header must keep its mtime (the PCH records it): written only when
+  // missing or not what it should be, through a temporary file and a rename.
+  bool headerChanged = false;
+  if (readSmallFile(std::string(header)) != headerText) {
+    if (std::error_code ec = writeByRename(std::string(header), headerText, uniqueSuffix())) {
+      noteProblem("cannot write to the cache directory " + directory_ + ": " + ec.message() +
+                  "; analysing without precompiled headers");
+      std::lock_guard<std::mutex> lock(mutex_);
+      unusable_ = true;
+      return std::nullopt;
+    }
+    headerChanged = true;
+  }
+
+  std::string fingerprintFile = std::string(pch) + ".sum";
+  unsigned generation;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation = generations_[key];
+  }
+  bool rebuild = failed && failed->generation == generation;
+  bool built = false;
+  if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
+      fingerprintOf(std::string(pch)) != readSmallFile(fingerprintFile)) {
+    std::string temporary = std::string(pch) + ".tmp-" + uniqueSuffix();
+    // The same options, the header as the input.
+    FileCommand build = command;
+    build.args = options;
+    for (const char *arg : {"-Xclang", "-fmodules-validate-system-headers", "-x", "c++-header"})
+      build.args.push_back(arg);
+    build.args.push_back(std::string(header));
+    bool ok = buildPch(build, std::string(header), temporary);
+    std::string fingerprint = ok ? fingerprintOf(temporary) : "";
+    if (ok && !fingerprint.empty() && !llvm::sys::fs::rename(temporary, pch)) {
+      writeByRename(fingerprintFile, fingerprint, uniqueSuffix());
+      ++builds;
+      built = true;
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation = ++generations_[key];
+    } else {
+      llvm::sys::fs::remove(temporary);
+      ++buildFailures;
+      std::lock_guard<std::mutex> lock(mutex_);
+      failedKeys_.insert(key);
+      return std::nullopt;
+    }
+  } else {
+    ++hits;
+    touch(std::string(pch));
+  }
+  Preamble preamble{std::string(pch), prefix.bytes, generation, built, markInUse(key)};
+  building.unlock();
+  if (built && maxBytes_ > 0)
+    evictOverLimit();
+  return preamble;
+}
+
+void PreambleCache::evictOverLimit() {
+  std::lock_guard<std::mutex> evicting(evictionMutex_);
+  DIR *dir = ::opendir(directory_.c_str());
+  if (!dir)
+    return;
+  int dirFd = ::dirfd(dir);
+  struct Entry {
+    std::vector<std::pair<std::string, uint64_t>> files; ///< name, size
+    /// The PCH's mtime (a hit touches it), else the newest of its other files'.
+    struct timespec lastUse {};
+    bool hasPch = false;
+    bool beingWritten = false;  ///< another process's temporary file is young
+  };
+  std::map<std::string, Entry> entries;
+  std::map<std::string, uint64_t> staleTemporaries; ///< left by killed processes
+  uint64_t total = 0;
+  time_t now = ::time(nullptr);
+  long self = llvm::sys::Process::getProcessId();
+  auto newer = [](const struct timespec &a, const struct timespec &b) {
+    return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
+  };
+  while (struct dirent *item = ::readdir(dir)) {
+    std::optional<CacheFileName> name = parseCacheFileName(item->d_name);
+    struct stat status;
+    // Only our own regular files count; anything else in the directory is left alone.
+    if (!name || ::fstatat(dirFd, item->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(status.st_mode))
+      continue;
+    uint64_t size = static_cast<uint64_t>(status.st_size);
+    total += size;
+    if (name->temporary) {
+      if (name->writerPid != self && now - status.st_mtime > kTemporaryFileGraceSeconds)
+        staleTemporaries[item->d_name] = size;
+      else
+        entries[name->key].beingWritten = true;
+      continue;
+    }
+    Entry &entry = entries[name->key];
+    entry.files.push_back({item->d_name, size});
+    bool isPch = llvm::StringRef(item->d_name).ends_with(".pch");
+    if (isPch || (!entry.hasPch && newer(status.st_mtim, entry.lastUse)))
+      entry.lastUse = status.st_mtim;
+    entry.hasPch = entry.hasPch || isPch;
+  }
+  if (total <= maxBytes_) {
+    ::closedir(dir);
+    return;
+  }
+  auto deleteFile = [&](const std::string &file, uint64_t size) {
+    total -= std::min(total, size); // gone either way: deleted here or by another process
+    if (::unlinkat(dirFd, file.c_str(), 0) == 0) {
+      evictedBytes += size;
+      return true;
+    }
+    return false;
+  };
+  for (const auto &[file, size] : staleTemporaries)
+    deleteFile(file, size);
+
+  std::vector<std::pair<std::string, Entry *>> oldestFirst;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto &[key, entry] : entries)
+      if (!entry.files.empty() && !entry.beingWritten && !inUse_.count(key))
+        oldestFirst.push_back({key, &entry});
+  }
+  std::sort(oldestFirst.begin(), oldestFirst.end(), [&](const auto &a, const auto &b) {
+    return newer(b.second->lastUse, a.second->lastUse);
+  });
+  for (auto &[key, entry] : oldestFirst) {
+    if (total <= maxBytes_)
+      break;
+    // A hit in another process since the listing makes the entry recent again.
+    struct stat status;
+    if (::fstatat(dirFd, (key + ".pch").c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
+        newer(status.st_mtim, entry->lastUse))
+      continue;
+    // The PCH first: a reader that finds it gone rebuilds the whole entry.
+    std::sort(entry->files.begin(), entry->files.end(), [](const auto &a, const auto &b) {
+      return llvm::StringRef(a.first).ends_with(".pch") >
+             llvm::StringRef(b.first).ends_with(".pch");
+    });
+    bool removed = false;
+    for (const auto &[file, size] : entry->files)
+      removed = deleteFile(file, size) || removed;
+    if (removed)
+      ++evictedEntries;
+  }
+  ::closedir(dir);
+}
+
+bool PreambleCache::buildPch(const FileCommand &command, const std::string &header,
+                             const std::string &pch) {
+  (void)header;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  fileSystem->setCurrentWorkingDirectory(command.directory);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+  BuildPchAction action(pch);
+  clang::tooling::ToolInvocation invocation(command.args, &action, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  QuietConsumer quiet;
+  invocation.setDiagnosticConsumer(&quiet);
+  return invocation.run() && quiet.getNumErrors() == 0;
+}
+
+} // namespace gradlint

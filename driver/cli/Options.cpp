@@ -1,0 +1,322 @@
+#include "driver/cli/Options.h"
+
+#include "llvm/Support/GlobPattern.h"
+
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+
+namespace gradlint {
+
+const char *usageText() {
+  return "usage: gradlint [options] <files...> [-- <compiler args>]\n"
+         "       gradlint lsp [--cache-dir=<dir>] [--no-cache] [--cache-max-size=<n>]\n"
+         "                       (a language server on stdin/stdout, for editors)\n"
+         "\n"
+         "Finds gradient-accumulation bugs in C++ LibTorch training loops.\n"
+         "\n"
+         "options:\n"
+         "  -p <dir>            read compile_commands.json from <dir>\n"
+         "  --checks=<globs>    enable/disable checks, clang-tidy syntax (e.g. -*,accum-*)\n"
+         "  --list-checks       list the enabled checks and exit\n"
+         "  --warnings-as-errors=<globs>\n"
+         "                      report these checks' findings as errors\n"
+         "  --config-file=<f>   read the configuration from <f> instead of the\n"
+         "                      .gradlint.yaml found above each file\n"
+         "  --dump-config       print each file's effective configuration and exit\n"
+         "  --format=<f>        output format: text (default), json, sarif, github\n"
+         "                      (workflow commands) or markdown (a PR comment)\n"
+         "  --diff=<range>      report only findings on lines changed in the git\n"
+         "                      revision range (e.g. origin/main...HEAD); without\n"
+         "                      files, analyse the changed C++ sources\n"
+         "  --diff-file=<patch>  the same from a unified diff file (- for stdin)\n"
+         "  --fix               apply the fix-its (safe ones; see --unsafe-fixes)\n"
+         "  --fix-dry-run       print the fix-its as a unified diff, change nothing\n"
+         "  --unsafe-fixes      also apply fixes marked unsafe\n"
+         "  --export-fixes=<f>  write the fix-its as clang-apply-replacements YAML\n"
+         "  --report-unused-suppressions\n"
+         "                      report NOLINT comments naming a gradlint check that\n"
+         "                      suppress nothing [gradlint-unused-suppression]\n"
+         "  -j <n>              analyse <n> translation units in parallel\n"
+         "  --timeout=<s>       give up on a file whose analysis takes longer than\n"
+         "                      <s> seconds (an error for that file); default: none\n"
+         "  --no-isolation      analyse in this process, not one child process per\n"
+         "                      file (for debugging; a crash then ends the run)\n"
+         "  --cache-dir=<dir>   keep precompiled headers of the files' #include lines\n"
+         "                      in <dir> (default $XDG_CACHE_HOME/gradlint or\n"
+         "                      ~/.cache/gradlint)\n"
+         "  --no-cache          do not use or write precompiled headers\n"
+         "  --cache-max-size=<n>  after writing a precompiled header, delete the least\n"
+         "                      recently used ones until the cache holds at most <n>\n"
+         "                      bytes (K, M, G suffixes; default 2G; 0: no limit)\n"
+         "  --no-prefilter      parse every file; by default a file without the tokens\n"
+         "                      'step' and 'backward' (in it or its project headers)\n"
+         "                      cannot hold a training loop and is skipped\n"
+         "  --verbose           notes on skipped files and cache use\n"
+         "  --dump-model        print the training-loop model of each file\n"
+         "  --confirm           confirm each diagnosis on the reference runtime\n"
+         "  --backend=<b>       runtime backend for --confirm: auto, cpu or cuda\n"
+         "  --plot=<file.svg>   draw each confirmed diagnosis's parameter error over\n"
+         "                      10 optimizer steps (implies --confirm)\n"
+         "  --emit-runs=<file>  run every training loop as written on the runtime and\n"
+         "                      write rank 0's parameters to <file> (JSON);\n"
+         "                      --windows=<k> optimizer steps (default 3)\n"
+         "  --version           print the version\n"
+         "  -h, --help          print this help\n"
+         "\n"
+         "Configuration: the nearest .gradlint.yaml above each file (Checks,\n"
+         "WarningsAsErrors, InheritParentConfig, CheckOptions); --checks and\n"
+         "--warnings-as-errors apply after it.\n"
+         "\n"
+         "Without -p or --, a compile_commands.json above each file is used when\n"
+         "there is one. When <torch/torch.h> is not on the include path, the bundled\n"
+         "LibTorch API model is used.\n"
+         "\n"
+         "exit status: 0 no findings, 1 findings, 2 errors\n";
+}
+
+namespace {
+
+bool takeValue(const std::string &arg, const char *flag, int &i, int argc,
+               const char *const *argv, std::string &value, std::optional<std::string> &error) {
+  std::string prefix = std::string(flag) + "=";
+  if (arg.rfind(prefix, 0) == 0) {
+    value = arg.substr(prefix.size());
+    return true;
+  }
+  if (arg == flag) {
+    if (i + 1 >= argc) {
+      error = std::string("option '") + flag + "' needs a value";
+      return true;
+    }
+    value = argv[++i];
+    return true;
+  }
+  return false;
+}
+
+/// The cache options, shared by gradlint and `gradlint lsp`; true when `arg` was one.
+bool takeCacheOption(const std::string &arg, int &i, int argc, const char *const *argv,
+                     Options &options, std::optional<std::string> &error) {
+  std::string value;
+  if (takeValue(arg, "--cache-dir", i, argc, argv, value, error)) {
+    options.cacheDir = value;
+  } else if (arg == "--no-cache") {
+    options.noCache = true;
+  } else if (takeValue(arg, "--cache-max-size", i, argc, argv, value, error)) {
+    if (error)
+      return true;
+    if (std::optional<uint64_t> bytes = parseByteSize(value))
+      options.cacheMaxBytes = *bytes;
+    else
+      error = "invalid cache size '" + value + "' (expected bytes with an optional K, M or G "
+              "suffix, e.g. --cache-max-size=2G; 0 for no limit)";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<uint64_t> parseByteSize(const std::string &text) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits == 0 || digits > 19 || text.size() - digits > 1)
+    return std::nullopt;
+  uint64_t number = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
+  unsigned shift = 0;
+  if (digits < text.size()) {
+    switch (std::toupper(static_cast<unsigned char>(text[digits]))) {
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    default: return std::nullopt;
+    }
+  }
+  if (number > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return number << shift;
+}
+
+std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
+                                                      Options &options) {
+  std::optional<std::string> error;
+  for (int i = 1; i < argc && !error; ++i) {
+    std::string arg = argv[i];
+    if (!takeCacheOption(arg, i, argc, argv, options, error))
+      error = "'gradlint lsp' takes only --cache-dir, --no-cache and --cache-max-size; set '" +
+              arg + "' in initializationOptions";
+  }
+  return error;
+}
+
+std::optional<std::string> parseOptions(int argc, const char *const *argv, Options &options) {
+  std::optional<std::string> error;
+  for (int i = 1; i < argc && !error; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    if (arg == "--") {
+      options.haveCompilerArgs = true;
+      for (++i; i < argc; ++i)
+        options.compilerArgs.push_back(argv[i]);
+      break;
+    }
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+    } else if (arg == "--version") {
+      options.version = true;
+    } else if (arg == "--list-checks") {
+      options.listChecks = true;
+    } else if (arg == "--dump-config") {
+      options.dumpConfig = true;
+    } else if (takeValue(arg, "--config-file", i, argc, argv, value, error)) {
+      options.configFile = value;
+    } else if (takeValue(arg, "--warnings-as-errors", i, argc, argv, value, error)) {
+      options.warningsAsErrors =
+          options.warningsAsErrors.empty() ? value : options.warningsAsErrors + "," + value;
+    } else if (takeCacheOption(arg, i, argc, argv, options, error)) {
+      // --cache-dir, --no-cache, --cache-max-size
+    } else if (arg == "--no-prefilter") {
+      options.noPrefilter = true;
+    } else if (arg == "--verbose") {
+      options.verbose = true;
+    } else if (arg == "--dump-model") {
+      options.dumpModel = true;
+    } else if (arg == "--no-isolation") {
+      options.isolate = false;
+    } else if (takeValue(arg, "--timeout", i, argc, argv, value, error)) {
+      char *end = nullptr;
+      double seconds = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(seconds > 0) || seconds > 1e6)
+        error = "invalid timeout '" + value + "' (expected seconds, e.g. --timeout=60)";
+      else
+        options.timeoutSeconds = seconds;
+    } else if (arg == "--confirm") {
+      options.confirm = true;
+    } else if (takeValue(arg, "--diff", i, argc, argv, value, error)) {
+      options.diffRange = value;
+    } else if (takeValue(arg, "--diff-file", i, argc, argv, value, error)) {
+      options.diffFile = value;
+    } else if (arg == "--fix") {
+      options.fix = true;
+    } else if (arg == "--fix-dry-run") {
+      options.fixDryRun = true;
+    } else if (arg == "--unsafe-fixes") {
+      options.unsafeFixes = true;
+    } else if (takeValue(arg, "--export-fixes", i, argc, argv, value, error)) {
+      options.exportFixesFile = value;
+    } else if (arg == "--report-unused-suppressions") {
+      options.reportUnusedSuppressions = true;
+    } else if (takeValue(arg, "--plot", i, argc, argv, value, error)) {
+      options.plotFile = value;
+      options.confirm = true;
+    } else if (takeValue(arg, "--emit-runs", i, argc, argv, value, error)) {
+      options.emitRunsFile = value;
+    } else if (takeValue(arg, "--windows", i, argc, argv, value, error)) {
+      char *end = nullptr;
+      long windows = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || windows < 1 || windows > 1000)
+        error = "invalid window count '" + value + "'";
+      else
+        options.windows = static_cast<int>(windows);
+    } else if (takeValue(arg, "--backend", i, argc, argv, value, error)) {
+      if (value != "auto" && value != "cpu" && value != "cuda")
+        error = "unknown backend '" + value + "' (expected auto, cpu or cuda)";
+      options.backend = value;
+    } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2 && arg[2] != '=') {
+      options.buildPath = arg.substr(2);
+    } else if (takeValue(arg, "-p", i, argc, argv, value, error)) {
+      options.buildPath = value;
+    } else if (takeValue(arg, "--checks", i, argc, argv, value, error)) {
+      options.checks = options.checks.empty() ? value : options.checks + "," + value;
+    } else if (takeValue(arg, "--format", i, argc, argv, value, error)) {
+      if (error)
+        break;
+      if (value == "text")
+        options.format = OutputFormat::Text;
+      else if (value == "json")
+        options.format = OutputFormat::Json;
+      else if (value == "sarif")
+        options.format = OutputFormat::Sarif;
+      else if (value == "github")
+        options.format = OutputFormat::Github;
+      else if (value == "markdown")
+        options.format = OutputFormat::Markdown;
+      else
+        error = "unknown output format '" + value +
+                "' (expected text, json, sarif, github or markdown)";
+    } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.size() > 2 &&
+               std::isdigit(static_cast<unsigned char>(arg[2]))) {
+      value = arg.substr(2);
+      options.jobs = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (takeValue(arg, "-j", i, argc, argv, value, error) ||
+               takeValue(arg, "--jobs", i, argc, argv, value, error)) {
+      if (error)
+        break;
+      char *end = nullptr;
+      unsigned long jobs = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || jobs == 0 || jobs > 256)
+        error = "invalid job count '" + value + "'";
+      else
+        options.jobs = static_cast<unsigned>(jobs);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      error = "unknown option '" + arg + "' (see --help)";
+    } else {
+      options.files.push_back(arg);
+    }
+  }
+  if (options.jobs == 0)
+    options.jobs = 1;
+  if (!error && !options.isolate && options.timeoutSeconds > 0)
+    error = "--timeout needs isolation; it cannot be used with --no-isolation";
+  return error;
+}
+
+std::optional<std::string> selectChecks(const std::string &globs,
+                                        const std::vector<std::string> &available,
+                                        std::vector<std::string> &enabled) {
+  std::set<std::string> on(available.begin(), available.end());
+  size_t start = 0;
+  while (start <= globs.size()) {
+    size_t comma = globs.find(',', start);
+    std::string glob = globs.substr(start, comma == std::string::npos ? std::string::npos
+                                                                      : comma - start);
+    start = comma == std::string::npos ? globs.size() + 1 : comma + 1;
+    // Trim whitespace, as clang-tidy does.
+    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.front())))
+      glob.erase(glob.begin());
+    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.back())))
+      glob.pop_back();
+    if (glob.empty())
+      continue;
+    bool disable = glob[0] == '-';
+    std::string pattern = disable ? glob.substr(1) : glob;
+    auto compiled = llvm::GlobPattern::create(pattern);
+    if (!compiled) {
+      llvm::consumeError(compiled.takeError());
+      return "invalid check glob '" + glob + "'";
+    }
+    bool matched = false;
+    for (const std::string &id : available) {
+      if (!compiled->match(id))
+        continue;
+      matched = true;
+      if (disable)
+        on.erase(id);
+      else
+        on.insert(id);
+    }
+    if (!matched && pattern != "*")
+      return "unknown check '" + pattern + "' (see --list-checks)";
+  }
+  enabled.clear();
+  for (const std::string &id : available)
+    if (on.count(id))
+      enabled.push_back(id);
+  return std::nullopt;
+}
+
+} // namespace gradlint

@@ -1,0 +1,400 @@
+// gradlint: finds gradient-accumulation bugs in C++ LibTorch training loops.
+#include "driver/analysis/Analyzer.h"
+#include "checks/Check.h"
+#include "driver/analysis/CompilationSetup.h"
+#include "driver/config/Config.h"
+#include "driver/cli/DiffFilter.h"
+#include "driver/fix/FixApplier.h"
+#include "driver/analysis/Isolation.h"
+#include "driver/lsp/LanguageServer.h"
+#include "driver/cli/Options.h"
+#include "driver/output/Output.h"
+#include "confirm/Plot.h"
+#include "driver/fix/AtomicWrite.h"
+#include "driver/cache/PreambleCache.h"
+
+#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Signals.h"
+#include "driver/cli/Progress.h"
+#include "driver/config/Rules.h"
+#include "driver/config/Suppressions.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+#include <algorithm>
+#include <atomic>
+#include <iostream>
+#include <set>
+#include <thread>
+#include <tuple>
+
+using namespace gradlint;
+
+namespace {
+
+constexpr int kPlotSteps = 10;
+
+void reportFixSummary(const FixReport &fixes, const Options &options) {
+  if (options.fix)
+    std::cerr << "gradlint: applied " << fixes.applied << " fix" << (fixes.applied == 1 ? "" : "es")
+              << " to " << fixes.filesChanged << " file" << (fixes.filesChanged == 1 ? "" : "s")
+              << '\n';
+  if (fixes.skippedUnsafe)
+    std::cerr << "gradlint: note: " << fixes.skippedUnsafe
+              << " unsafe fix(es) not applied; --unsafe-fixes applies them\n";
+  if (fixes.refusedOverlap)
+    std::cerr << "gradlint: note: " << fixes.refusedOverlap
+              << " fix(es) not applied: they overlap another fix; run --fix again\n";
+}
+
+FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache) {
+  return {cache.hits, cache.builds, cache.buildFailures, cache.takeNote(), cache.evictedEntries,
+          cache.evictedBytes};
+}
+
+/// The cache's problem (once), and with --verbose what the prefilter and the
+/// cache did.
+void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
+                      bool verbose) {
+  PreambleCache *cache = setup.preambleCache();
+  // This process's cache (--no-isolation) plus what the isolated children's did.
+  FileAnalysis::CacheUse total;
+  if (cache)
+    total = cacheUseOf(*cache);
+  for (const FileAnalysis &analysis : analyses) {
+    total.hits += analysis.childCacheUse.hits;
+    total.builds += analysis.childCacheUse.builds;
+    total.buildFailures += analysis.childCacheUse.buildFailures;
+    total.evictedEntries += analysis.childCacheUse.evictedEntries;
+    total.evictedBytes += analysis.childCacheUse.evictedBytes;
+    if (total.note.empty())
+      total.note = analysis.childCacheUse.note;
+  }
+  if (!total.note.empty())
+    std::cerr << "gradlint: note: " << total.note << '\n';
+  if (!verbose)
+    return;
+  size_t skipped = std::count_if(analyses.begin(), analyses.end(),
+                                 [](const FileAnalysis &a) { return a.skipped; });
+  std::cerr << "gradlint: note: skipped " << skipped << " file(s) without a training loop\n";
+  if (cache)
+    std::cerr << "gradlint: note: precompiled preambles: " << total.hits << " reused, "
+              << total.builds << " built, " << total.buildFailures << " failed to build; "
+              << total.evictedEntries << " evicted (" << total.evictedBytes
+              << " bytes) to keep the cache under --cache-max-size\n";
+}
+
+int usageError(const std::string &message) {
+  std::cerr << "gradlint: error: " << message << '\n';
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // A crash prints Clang's stack trace and what it was parsing (an isolated
+  // child's goes to the log its error message names).
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
+  llvm::setBugReportMsg("gradlint crashed. Please report it with the file it was analysing "
+                        "and this stack trace.\n");
+  // `gradlint lsp`: the language server; it is configured by the editor
+  // (initializationOptions), and takes only the cache options on its command line.
+  if (argc >= 2 && std::string(argv[1]) == "lsp") {
+    Options serverOptions;
+    if (auto error = parseLanguageServerOptions(argc - 1, argv + 1, serverOptions))
+      return usageError(*error);
+    return runLanguageServer(std::cin, std::cout, std::cerr, serverOptions);
+  }
+
+  std::vector<const char *> args(argv, argv + argc);
+  ChildRequest child = takeChildRequest(args);
+  Options options;
+  if (auto error = parseOptions(static_cast<int>(args.size()), args.data(), options))
+    return usageError(*error);
+  if (child.active)
+    restrictToChildFile(child, options);
+  if (options.help) {
+    std::cout << usageText();
+    return 0;
+  }
+  if (options.version) {
+    std::cout << "gradlint " << GRADLINT_VERSION << '\n';
+    return 0;
+  }
+
+  std::vector<std::string> available;
+  for (const CheckFactory &factory : allChecks())
+    available.push_back(factory.id);
+  std::vector<std::string> enabled;
+  if (auto error = selectChecks(options.checks, available, enabled))
+    return usageError(*error);
+  {
+    std::vector<std::string> ignored;
+    if (auto error = selectChecks(options.warningsAsErrors, available, ignored))
+      return usageError("--warnings-as-errors: " + *error);
+  }
+  if (!options.configFile.empty() && !llvm::sys::fs::exists(options.configFile))
+    return usageError("--config-file: " + options.configFile + " does not exist");
+  ConfigResolver configs(available, options.configFile, options.checks, options.warningsAsErrors);
+
+  if (options.listChecks || (options.dumpConfig && options.files.empty())) {
+    // Without files, the configuration that applies in the current directory.
+    FileConfig here;
+    if (auto error = configs.configFor("gradlint-current-directory.cpp", here)) {
+      std::cerr << error->where() << ": error: " << error->message << '\n';
+      return 2;
+    }
+    if (options.dumpConfig) {
+      std::cout << dumpConfig(here);
+      return 0;
+    }
+    enabled = here.enabledChecks;
+  }
+  if (options.listChecks) {
+    std::cout << "Enabled checks:\n";
+    for (const std::string &id : enabled) {
+      const RuleInfo *rule = findRule(id);
+      std::cout << "    " << id;
+      if (rule)
+        std::cout << "  " << rule->summary;
+      std::cout << '\n';
+    }
+    return 0;
+  }
+  ChangedLines changed;
+  bool diffMode = !options.diffRange.empty() || !options.diffFile.empty();
+  if (diffMode) {
+    if (auto error = loadChangedLines(options.diffRange, options.diffFile, changed))
+      return usageError(*error);
+    // Like clang-tidy-diff: without file arguments, the changed C++ sources.
+    if (options.files.empty()) {
+      options.files = changed.changedSources();
+      if (options.files.empty()) {
+        std::cerr << "gradlint: note: the diff changes no C++ source file\n";
+        return 0;
+      }
+    }
+  }
+  if (options.files.empty())
+    return usageError("no input files (see --help)");
+
+  // Each file's configuration; a file whose configuration is broken is not
+  // analysed, and the broken file is reported once.
+  RunResult result;
+  std::vector<FileConfig> fileConfigs(options.files.size());
+  std::vector<bool> configured(options.files.size(), false);
+  {
+    std::set<std::string> reported;
+    for (size_t i = 0; i < options.files.size(); ++i) {
+      std::optional<FileError> error = configs.configFor(options.files[i], fileConfigs[i]);
+      configured[i] = !error;
+      if (error && reported.insert(error->where() + error->message).second)
+        result.errors.push_back(*error);
+    }
+  }
+  if (options.dumpConfig) {
+    for (size_t i = 0; i < options.files.size(); ++i)
+      if (configured[i])
+        std::cout << (options.files.size() > 1 ? "== " + options.files[i] + "\n" : "")
+                  << dumpConfig(fileConfigs[i]);
+    for (const FileError &error : result.errors)
+      std::cerr << error.where() << ": error: " << error.message << '\n';
+    return result.errors.empty() ? 0 : 2;
+  }
+  // NOLINT(check) comments are judged against every check that ran somewhere.
+  enabled.clear();
+  for (size_t i = 0; i < options.files.size(); ++i)
+    for (const std::string &id : fileConfigs[i].enabledChecks)
+      if (std::find(enabled.begin(), enabled.end(), id) == enabled.end())
+        enabled.push_back(id);
+
+  AnalysisRequest request;
+  request.dumpModel = options.dumpModel;
+  request.lowerDiagnosed = options.confirm;
+  request.lowerEveryLoop = !options.emitRunsFile.empty();
+  LoopRunSettings loopRuns;
+  const runtime::Backend *backend = nullptr;
+  if (options.confirm || !options.emitRunsFile.empty()) {
+    runtime::BackendKind kind = runtime::parseBackendKind(options.backend);
+    if (kind == runtime::BackendKind::Cuda && !runtime::cudaAvailable())
+      return usageError("--backend=cuda: no CUDA device is available");
+    if (kind == runtime::BackendKind::Auto && !runtime::cudaAvailable())
+      std::cerr << "gradlint: note: no CUDA device found; running the loops on the CPU\n";
+    backend = &runtime::selectBackend(kind);
+  }
+  if (options.confirm) {
+    loopRuns.confirmBackend = backend;
+    loopRuns.confirmBackendName = backend == runtime::cudaBackend() && backend ? "cuda" : "cpu";
+    if (!options.plotFile.empty())
+      loopRuns.traceSteps = kPlotSteps;
+  }
+
+  if (!options.emitRunsFile.empty()) {
+    loopRuns.emitRunsWindows = options.windows;
+    loopRuns.emitRunsBackend = backend;
+  }
+
+  std::unique_ptr<CompilationSetup> setup;
+  if (auto error = CompilationSetup::create(options, setup)) {
+    result.errors.push_back({options.buildPath, *error});
+    Options fallback = options;
+    fallback.buildPath.clear();
+    CompilationSetup::create(fallback, setup);
+  }
+
+  if (child.active && !child.command.empty()) {
+    std::optional<FileCommand> command = decodeCommand(child.command);
+    if (!command)
+      return 3; // not from a gradlint parent
+    setup->presetCommand(CompilationSetup::absolutePath(options.files[0]), std::move(*command));
+  }
+  if (child.active)
+    return serveChild(child, [&] {
+      // Confirmation runs after the analysis, in the same (isolated) process.
+      FileAnalysis analysis = analyseFile(options.files[0], *setup, fileConfigs[0], request);
+      runLoweredLoops(analysis, loopRuns);
+      if (PreambleCache *cache = setup->preambleCache())
+        analysis.childCacheUse = cacheUseOf(*cache);
+      return analysis;
+    });
+  Isolator isolator(argc, argv, options);
+
+  std::vector<FileAnalysis> analyses(options.files.size());
+  std::atomic<size_t> next{0};
+  {
+    Progress progress(options.files.size(), progressWanted(options.files.size()));
+    auto worker = [&] {
+      for (size_t i = next++; i < options.files.size(); i = next++) {
+        progress.started(options.files[i]);
+        // The prefilter runs here, so that a skipped file starts no child.
+        if (configured[i] &&
+            skippedWithoutParsing(options.files[i], *setup, request))
+          analyses[i].skipped = true;
+        else if (configured[i])
+          analyses[i] = isolator.analyse(
+              options.files[i],
+              [&] {
+                FileAnalysis analysis =
+                    analyseFile(options.files[i], *setup, fileConfigs[i], request);
+                runLoweredLoops(analysis, loopRuns);
+                return analysis;
+              },
+              encodeCommand(setup->commandFor(CompilationSetup::absolutePath(options.files[i]))));
+        progress.finished();
+      }
+    };
+    unsigned jobs = std::min<size_t>(options.jobs, options.files.size());
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j < jobs; ++j)
+      threads.emplace_back(worker);
+    worker();
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+
+  if (options.dumpModel) {
+    for (size_t i = 0; i < analyses.size(); ++i)
+      std::cout << "== " << options.files[i] << "\n" << analyses[i].modelDump;
+  }
+
+  // A header shared by several TUs reports its findings once.
+  std::set<std::tuple<std::string, std::string, unsigned, unsigned>> seen;
+  // NOLINT comments silence findings for every format; only SARIF shows them.
+  SuppressionIndex suppressions(available, enabled);
+  std::vector<Diagnostic> suppressed;
+  bool usedApiModel = false;
+  for (FileAnalysis &analysis : analyses) {
+    usedApiModel = usedApiModel || analysis.usedApiModel;
+    std::vector<std::pair<Diagnostic, std::string>> ordered;
+    for (size_t i = 0; i < analysis.diagnostics.size(); ++i)
+      ordered.emplace_back(analysis.diagnostics[i], analysis.realPaths[i]);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
+      return std::tie(a.second, a.first.location.line, a.first.location.column, a.first.check) <
+             std::tie(b.second, b.first.location.line, b.first.location.column, b.first.check);
+    });
+    for (auto &[diagnostic, real] : ordered) {
+      if (!seen.insert({real, diagnostic.check, diagnostic.location.line, diagnostic.location.column}).second)
+        continue;
+      if (suppressions.suppresses(diagnostic, real))
+        suppressed.push_back(std::move(diagnostic));
+      else
+        result.diagnostics.push_back(std::move(diagnostic));
+    }
+    for (FileError &error : analysis.errors)
+      result.errors.push_back(std::move(error));
+  }
+  for (size_t i = 0; i < options.files.size(); ++i)
+    if (configured[i] && analyses[i].errors.empty())
+      suppressions.addInputFile(options.files[i], options.files[i]);
+  for (FileError &error : suppressions.directiveErrors())
+    result.errors.push_back(std::move(error));
+  if (options.reportUnusedSuppressions)
+    for (Diagnostic &unused : suppressions.unusedSuppressions())
+      result.diagnostics.push_back(std::move(unused));
+  result.files = static_cast<unsigned>(options.files.size());
+  if (diffMode) {
+    keepChangedLines(result.diagnostics, changed);
+    keepChangedLines(suppressed, changed);
+  }
+  if (!options.emitRunsFile.empty()) {
+    std::vector<LoopRun> runs;
+    for (FileAnalysis &analysis : analyses)
+      runs.insert(runs.end(), analysis.loopRuns.begin(), analysis.loopRuns.end());
+    if (auto error = writeFileAtomically(options.emitRunsFile, loopRunsDocument(runs),
+                                         "the loop runs"))
+      result.errors.push_back({options.emitRunsFile, *error});
+  }
+  if (!options.plotFile.empty()) {
+    std::vector<PlotPanel> panels;
+    for (const Diagnostic &diagnostic : result.diagnostics)
+      if (diagnostic.confirmation)
+        panels.push_back({diagnostic.location.file, diagnostic.location.line, diagnostic.check,
+                          &*diagnostic.confirmation});
+    if (auto error = writeFileAtomically(options.plotFile, renderPlot(panels), "the plot"))
+      result.errors.push_back({options.plotFile, *error});
+  }
+
+  if (options.fix || options.fixDryRun || !options.exportFixesFile.empty()) {
+    FixReport fixes = processFixes(
+        result, {options.fix, options.fixDryRun, options.unsafeFixes, options.exportFixesFile});
+    for (FileError &error : fixes.errors)
+      result.errors.push_back(std::move(error));
+    if (options.fixDryRun) {
+      // Like `ruff --diff`: the diff alone on stdout, exit 1 when it is not empty.
+      std::cout << fixes.diff;
+      for (const FileError &error : result.errors)
+        std::cerr << error.where() << ": error: " << error.message << '\n';
+      if (!result.errors.empty())
+        return 2;
+      return fixes.diff.empty() ? 0 : 1;
+    }
+    reportFixSummary(fixes, options);
+  }
+
+  reportSpeedNotes(analyses, *setup, options.verbose);
+  if (usedApiModel)
+    std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
+                 "bundled LibTorch API model ("
+              << CompilationSetup::apiModelDir() << ")\n";
+  if (options.format == OutputFormat::Json) {
+    writeJson(result, std::cout);
+  } else if (options.format == OutputFormat::Sarif) {
+    writeSarif(result, suppressed, std::cout);
+  } else if (options.format == OutputFormat::Github) {
+    writeGithub(result, std::cout);
+  } else if (options.format == OutputFormat::Markdown) {
+    writeMarkdown(result, suppressed.size(), options.confirm, std::cout);
+  } else {
+    bool color = llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR");
+    writeText(result, std::cout, color);
+    for (const FileError &error : result.errors)
+      std::cerr << error.where() << ": error: " << error.message << '\n';
+  }
+  if (!result.errors.empty())
+    return 2;
+  // Findings that --fix removed no longer fail the run.
+  bool remaining = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                               [](const Diagnostic &d) { return !d.fixApplied; });
+  return remaining ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+// Output formats; each lives in its own file.
+#pragma once
+
+#include "driver/analysis/Diagnostics.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gradlint {
+
+/// clang's format: file:line:col: warning: message [check], source line, caret, notes.
+void writeText(const RunResult &result, std::ostream &out, bool color);
+/// The JSON contract: {"diagnostics": [...], "errors": [...], "files": N}.
+void writeJson(const RunResult &result, std::ostream &out);
+/// SARIF 2.1.0 for GitHub code scanning. `suppressed` (findings silenced by
+/// NOLINT comments) are kept as results with an inSource suppression.
+void writeSarif(const RunResult &result, const std::vector<Diagnostic> &suppressed,
+                std::ostream &out);
+/// GitHub Actions workflow commands: one ::warning / ::error per finding and file error.
+void writeGithub(const RunResult &result, std::ostream &out);
+/// A Markdown summary for a pull-request comment; `confirm`: show --confirm's figures.
+void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm,
+                   std::ostream &out);
+
+/// Where gradlint's sources and rule documents are published.
+inline const char *const kGradlintRepositoryUrl = "https://github.com/gradlint/gradlint";
+/// The published rules/<id>.md of a check (the README's suppression section for
+/// gradlint-unused-suppression).
+std::string ruleDocUrl(const std::string &checkId);
+/// The git work tree containing `file` (absolute, real path), or "" when there is none.
+std::string gitWorkTreeRoot(const std::string &file);
+/// `file` relative to its git work tree, else to the current directory; as
+/// given when it lies under neither.
+std::string projectRelativePath(const std::string &file);
+
+} // namespace gradlint

@@ -1,0 +1,73 @@
+#include "model/TrainingLoopModel.h"
+
+namespace gradlint {
+
+std::string SymbolicValue::describe() const {
+  if (constant && !text.empty() && text != std::to_string(*constant))
+    return text + " = " + std::to_string(*constant);
+  if (!text.empty())
+    return text;
+  if (constant)
+    return std::to_string(*constant);
+  return "N";
+}
+
+const char *eventKindName(EventKind kind) {
+  switch (kind) {
+  case EventKind::LossComputation: return "loss";
+  case EventKind::Backward: return "backward";
+  case EventKind::GradReset: return "grad-reset";
+  case EventKind::Clip: return "clip";
+  case EventKind::AllReduce: return "all-reduce";
+  case EventKind::GradDivide: return "grad-divide";
+  case EventKind::Step: return "step";
+  case EventKind::SchedulerStep: return "scheduler-step";
+  }
+  return "?";
+}
+
+const char *eventConditionName(EventCondition cond) {
+  switch (cond) {
+  case EventCondition::EveryMicroBatch: return "every-micro-batch";
+  case EventCondition::Boundary: return "boundary";
+  case EventCondition::WindowStart: return "window-start";
+  case EventCondition::NotBoundary: return "not-boundary";
+  case EventCondition::OncePerWindowElsewhere: return "once-per-window";
+  }
+  return "?";
+}
+
+std::vector<const TrainingEvent *> TrainingLoop::eventsOf(EventKind kind) const {
+  std::vector<const TrainingEvent *> result;
+  for (const TrainingEvent &event : events)
+    if (event.kind == kind)
+      result.push_back(&event);
+  return result;
+}
+
+const TrainingEvent *TrainingLoop::boundaryStep() const {
+  for (const TrainingEvent &event : events)
+    if (event.kind == EventKind::Step && event.condition == EventCondition::Boundary)
+      return &event;
+  for (const TrainingEvent &event : events)
+    if (event.kind == EventKind::Step)
+      return &event;
+  return nullptr;
+}
+
+clang::SourceLocation TrainingLoop::reportLocation(const TrainingEvent &event) const {
+  for (const CallFrame &frame : event.callChain) {
+    bool trainsInside = false;
+    for (const TrainingEvent &other : events) {
+      if (other.kind != EventKind::Backward && other.kind != EventKind::Step)
+        continue;
+      for (const CallFrame &otherFrame : other.callChain)
+        trainsInside = trainsInside || otherFrame.call == frame.call;
+    }
+    if (!trainsInside)
+      return frame.call->getBeginLoc();
+  }
+  return event.loc;
+}
+
+} // namespace gradlint

@@ -1,0 +1,517 @@
+#include "model/ValueFacts.h"
+#include "model/ApiCalls.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace gradlint {
+
+namespace {
+constexpr unsigned kMaxDepth = 12;
+
+/// The variable, parameter or field an expression names, looking through
+/// smart pointers and dereferences (`opt->`, `*opt`); null for anything else
+/// (methods, functions, enumerators, temporaries).
+const ValueDecl *declOfLValue(const Expr *expr) {
+  for (unsigned i = 0; expr && i < 8; ++i) {
+    expr = stripCasts(expr);
+    const ValueDecl *decl = nullptr;
+    if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+      decl = ref->getDecl();
+    else if (auto *member = dyn_cast<MemberExpr>(expr))
+      decl = member->getMemberDecl();
+    if (decl)
+      return isa<VarDecl>(decl) || isa<FieldDecl>(decl) ? decl : nullptr;
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(expr)) {
+      if ((op->getOperator() == OO_Arrow || op->getOperator() == OO_Star) &&
+          op->getNumArgs() == 1) {
+        expr = op->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (auto *unary = dyn_cast<UnaryOperator>(expr)) {
+      if (unary->getOpcode() == UO_Deref) {
+        expr = unary->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    // unique_ptr::get(), shared_ptr::get()
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      if (callee && callee->getIdentifier() && callee->getName() == "get" &&
+          call->getNumArgs() == 0) {
+        expr = call->getImplicitObjectArgument();
+        continue;
+      }
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+class OriginCollector : public RecursiveASTVisitor<OriginCollector> {
+public:
+  explicit OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins)
+      : origins_(origins) {}
+
+  // Helpers that are templates (or generic lambdas) are followed into their
+  // instantiations, whose variables are distinct declarations.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  void add(const ValueDecl *decl, ValueOrigin::Kind kind, const Expr *value,
+           const Expr *site) {
+    if (decl)
+      origins_[decl].push_back({kind, value, site});
+  }
+
+  bool VisitVarDecl(VarDecl *var) {
+    if (var->hasInit() && !isa<ParmVarDecl>(var))
+      add(var, ValueOrigin::Init, var->getInit(), var->getInit());
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl *field) {
+    if (field->hasInClassInitializer() && field->getInClassInitializer())
+      add(field, ValueOrigin::Init, field->getInClassInitializer(),
+          field->getInClassInitializer());
+    return true;
+  }
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *ctor) {
+    for (const CXXCtorInitializer *init : ctor->inits())
+      if (init->isWritten() && init->getMember())
+        add(init->getMember(), ValueOrigin::Init, init->getInit(), init->getInit());
+    return true;
+  }
+  void assignment(const Expr *lhs, BinaryOperatorKind op, const Expr *rhs,
+                  const Expr *site) {
+    const ValueDecl *decl = declOfLValue(lhs);
+    if (!decl)
+      return;
+    if (op == BO_Assign)
+      add(decl, ValueOrigin::Assign, rhs, site);
+    else if (op == BO_DivAssign)
+      add(decl, ValueOrigin::CompoundDivide, rhs, site);
+    else if (op == BO_MulAssign)
+      add(decl, ValueOrigin::CompoundMultiply, rhs, site);
+  }
+  bool VisitBinaryOperator(BinaryOperator *op) {
+    if (op->isAssignmentOp())
+      assignment(op->getLHS(), op->getOpcode(), op->getRHS(), op);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *op) {
+    if (op->getNumArgs() != 2)
+      return true;
+    switch (op->getOperator()) {
+    case OO_Equal:
+      assignment(op->getArg(0), BO_Assign, op->getArg(1), op);
+      break;
+    case OO_SlashEqual:
+      assignment(op->getArg(0), BO_DivAssign, op->getArg(1), op);
+      break;
+    case OO_StarEqual:
+      assignment(op->getArg(0), BO_MulAssign, op->getArg(1), op);
+      break;
+    default:
+      break;
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    if (auto *member = dyn_cast<CXXMemberCallExpr>(call)) {
+      const FunctionDecl *callee = member->getDirectCallee();
+      if (callee && callee->getIdentifier()) {
+        llvm::StringRef name = callee->getName();
+        if (name == "div_" || name == "mul_" || name == "push_back" ||
+            name == "emplace_back" || name == "true_divide_")
+          add(declOfLValue(member->getImplicitObjectArgument()),
+              ValueOrigin::InPlaceCall, member, member);
+      }
+      return true;
+    }
+    // Out-parameters: MPI_Comm_size(MPI_COMM_WORLD, &world_size).
+    for (const Expr *arg : call->arguments()) {
+      if (auto *addr = dyn_cast<UnaryOperator>(stripImplicit(arg)))
+        if (addr->getOpcode() == UO_AddrOf)
+          add(declOfLValue(addr->getSubExpr()), ValueOrigin::OutParameter, call, call);
+    }
+    return true;
+  }
+
+private:
+  std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins_;
+};
+} // namespace
+
+const Expr *SubstFrame::argumentFor(const ParmVarDecl *param) const {
+  if (!function || !call || param->getDeclContext() != function)
+    return nullptr;
+  unsigned index = param->getFunctionScopeIndex();
+  unsigned offset = 0;
+  // operator() of a lambda or functor: argument 0 is the object.
+  if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(function))
+    offset = 1;
+  if (index + offset >= call->getNumArgs())
+    return param->getDefaultArg() ? param->getDefaultArg() : nullptr;
+  const Expr *arg = call->getArg(index + offset);
+  if (isa<CXXDefaultArgExpr>(arg))
+    return param->getDefaultArg();
+  return arg;
+}
+
+void ValueFacts::collectOrigins(Decl *decl) {
+  OriginCollector collector(origins_);
+  collector.TraverseDecl(decl);
+}
+
+const std::vector<ValueOrigin> &ValueFacts::originsOf(const ValueDecl *decl) const {
+  auto it = origins_.find(decl);
+  if (it != origins_.end())
+    return it->second;
+  // Variables the collector did not reach (inside the instantiation of a
+  // generic lambda, say) still carry their initialiser.
+  std::vector<ValueOrigin> &origins = origins_[decl];
+  if (auto *var = dyn_cast_or_null<VarDecl>(decl))
+    if (!isa<ParmVarDecl>(var) && var->getInit())
+      origins.push_back({ValueOrigin::Init, var->getInit(), var->getInit()});
+  return origins;
+}
+
+const SubstFrame *ValueFacts::pushFrame(const FunctionDecl *fn, const CallExpr *call,
+                                        const SubstFrame *parent) {
+  frames_.push_back({fn, call, parent});
+  return &frames_.back();
+}
+
+ResolvedExpr ValueFacts::resolve(ResolvedExpr value) const {
+  for (unsigned i = 0; value.expr && i < kMaxDepth; ++i) {
+    auto *ref = dyn_cast<DeclRefExpr>(stripCasts(value.expr));
+    auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+    if (!param)
+      break;
+    const SubstFrame *frame = value.frame;
+    while (frame && !frame->argumentFor(param) && frame->function != param->getDeclContext())
+      frame = frame->parent;
+    if (!frame)
+      break;
+    const Expr *arg = frame->argumentFor(param);
+    if (!arg)
+      break;
+    value = {arg, frame->parent};
+  }
+  return value;
+}
+
+const ValueDecl *ValueFacts::referencedDecl(ResolvedExpr value) const {
+  value = resolve(value);
+  return value.expr ? declOfLValue(value.expr) : nullptr;
+}
+
+void ValueFacts::aliasDecls(ResolvedExpr value,
+                            llvm::SmallPtrSetImpl<const ValueDecl *> &out) const {
+  for (unsigned i = 0; i < kMaxDepth; ++i) {
+    const ValueDecl *decl = referencedDecl(value);
+    if (!decl || !out.insert(decl).second)
+      return;
+    // `const int n = cfg.accum_steps;` makes n an alias of the field.
+    auto *var = dyn_cast<VarDecl>(decl);
+    if (!var || isa<ParmVarDecl>(var) || !var->getInit())
+      return;
+    const Expr *init = stripCasts(var->getInit());
+    if (!isa<DeclRefExpr>(init) && !isa<MemberExpr>(init))
+      return;
+    value = {init, nullptr};
+  }
+}
+
+std::optional<int64_t> ValueFacts::constantInt(ResolvedExpr value) const {
+  std::optional<double> number = constantNumber(value);
+  // Casting a double outside int64_t's range (1e300, inf, NaN) is undefined.
+  if (!number || !(*number >= -0x1p63 && *number < 0x1p63) ||
+      *number != static_cast<double>(static_cast<int64_t>(*number)))
+    return std::nullopt;
+  return static_cast<int64_t>(*number);
+}
+
+std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
+  for (unsigned i = 0; i < kMaxDepth; ++i) {
+    value = resolve(value);
+    if (!value.expr)
+      return std::nullopt;
+    const Expr *expr = stripCasts(value.expr);
+    if (expr->isValueDependent() || expr->isTypeDependent())
+      return std::nullopt;
+    Expr::EvalResult result;
+    if (expr->getType()->isIntegralOrEnumerationType() &&
+        expr->EvaluateAsInt(result, context_))
+      return static_cast<double>(result.Val.getInt().getExtValue());
+    llvm::APFloat floating(0.0);
+    if (expr->getType()->isRealFloatingType() && expr->EvaluateAsFloat(floating, context_))
+      return floating.convertToDouble();
+    // A variable with a single, constant initialisation and no other writes.
+    // A field's default only counts when the field is const: a config
+    // struct's `int accum_steps = 8;` is usually set elsewhere.
+    const ValueDecl *decl = declOfLValue(expr);
+    if (!decl || isa<ParmVarDecl>(decl))
+      return std::nullopt;
+    if (isa<FieldDecl>(decl) && !decl->getType().isConstQualified())
+      return std::nullopt;
+    const std::vector<ValueOrigin> &origins = originsOf(decl);
+    if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
+      return std::nullopt;
+    value = {origins.front().value, nullptr};
+  }
+  return std::nullopt;
+}
+
+std::string ValueFacts::text(const Expr *expr) const {
+  if (!expr)
+    return "";
+  const SourceManager &sm = context_.getSourceManager();
+  CharSourceRange range = CharSourceRange::getTokenRange(expr->getSourceRange());
+  range = Lexer::makeFileCharRange(range, sm, context_.getLangOpts());
+  if (range.isInvalid())
+    return "";
+  std::string spelled =
+      Lexer::getSourceText(range, sm, context_.getLangOpts()).str();
+  // Collapse whitespace so multi-line expressions print on one line.
+  std::string collapsed;
+  bool space = false;
+  for (char c : spelled) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !collapsed.empty();
+      continue;
+    }
+    if (space)
+      collapsed.push_back(' ');
+    space = false;
+    collapsed.push_back(c);
+  }
+  return collapsed;
+}
+
+SymbolicValue ValueFacts::symbolic(ResolvedExpr value) const {
+  SymbolicValue symbol;
+  ResolvedExpr resolved = resolve(value);
+  symbol.expr = resolved.expr;
+  symbol.text = text(resolved.expr);
+  if (symbol.text.empty())
+    symbol.text = text(value.expr);
+  symbol.constant = constantInt(value);
+  symbol.loc = value.expr ? value.expr->getExprLoc() : SourceLocation();
+  return symbol;
+}
+
+bool ValueFacts::sameValue(ResolvedExpr a, ResolvedExpr b) const {
+  if (!a.expr || !b.expr)
+    return false;
+  std::optional<double> ca = constantNumber(a), cb = constantNumber(b);
+  if (ca && cb)
+    return *ca == *cb;
+  llvm::SmallPtrSet<const ValueDecl *, 8> da, db;
+  aliasDecls(a, da);
+  aliasDecls(b, db);
+  for (const ValueDecl *decl : da)
+    if (db.count(decl))
+      return true;
+  if (!da.empty() || !db.empty())
+    return false;
+  // Compound expressions (cfg.accum - 1): the same structure over the same
+  // declarations.
+  ResolvedExpr ra = resolve(a), rb = resolve(b);
+  llvm::FoldingSetNodeID ia, ib;
+  stripCasts(ra.expr)->Profile(ia, context_, /*Canonical=*/true);
+  stripCasts(rb.expr)->Profile(ib, context_, /*Canonical=*/true);
+  return ia == ib;
+}
+
+bool ValueFacts::mentions(ResolvedExpr haystack, ResolvedExpr target) const {
+  llvm::SmallPtrSet<const ValueDecl *, 8> decls;
+  aliasDecls(target, decls);
+  return mentionsImpl(haystack, decls, constantNumber(target), 0);
+}
+
+bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
+                              const llvm::SmallPtrSetImpl<const ValueDecl *> &decls,
+                              std::optional<double> constant, unsigned depth) const {
+  if (!haystack.expr || depth > kMaxDepth)
+    return false;
+  haystack = resolve(haystack);
+  const Expr *expr = stripCasts(haystack.expr);
+  if (auto *literal = dyn_cast<IntegerLiteral>(expr))
+    return constant && static_cast<double>(literal->getValue().getSExtValue()) == *constant;
+  if (auto *literal = dyn_cast<FloatingLiteral>(expr))
+    return constant && literal->getValueAsApproximateDouble() == *constant;
+  if (const ValueDecl *decl = declOfLValue(expr)) {
+    if (decls.count(decl))
+      return true;
+    // A local computed from the target: `const int denom = N * W;`.
+    if (auto *var = dyn_cast<VarDecl>(decl))
+      if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage())
+        return mentionsImpl({var->getInit(), nullptr}, decls, constant, depth + 1);
+    return false;
+  }
+  for (const Stmt *child : expr->children())
+    if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+      if (mentionsImpl({childExpr, haystack.frame}, decls, constant, depth))
+        return true;
+  return false;
+}
+
+bool ValueFacts::mentionsAccumulationStepsName(ResolvedExpr value, unsigned depth) const {
+  if (!value.expr || depth > kMaxDepth || options_.accumulationStepNames.empty())
+    return false;
+  value = resolve(value);
+  const Expr *expr = stripCasts(value.expr);
+  if (const ValueDecl *decl = declOfLValue(expr)) {
+    if (options_.isAccumulationStepsDecl(decl))
+      return true;
+    // `const int denom = grad_accum * W;`
+    if (auto *var = dyn_cast<VarDecl>(decl))
+      if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage())
+        return mentionsAccumulationStepsName({var->getInit(), nullptr}, depth + 1);
+    return false;
+  }
+  for (const Stmt *child : expr->children())
+    if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+      if (mentionsAccumulationStepsName({childExpr, value.frame}, depth))
+        return true;
+  return false;
+}
+
+bool ValueFacts::isWorldSize(ResolvedExpr value) const {
+  return isWorldSizeImpl(value, 0);
+}
+
+bool ValueFacts::isWorldSizeDecl(const ValueDecl *decl, unsigned depth) const {
+  auto found = worldSizeDecls_.find(decl);
+  if (found != worldSizeDecls_.end())
+    return found->second;
+  worldSizeDecls_[decl] = false; // breaks cycles
+  bool result = options_.isWorldSizeDecl(decl);
+  for (const ValueOrigin &origin : originsOf(decl)) {
+    if (result)
+      break;
+    if (origin.kind == ValueOrigin::OutParameter) {
+      // MPI_Comm_size(comm, &world_size)
+      if (auto *call = dyn_cast<CallExpr>(origin.value))
+        result = classifyCall(call, options_).kind == ApiKind::WorldSizeQuery;
+    } else if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign) {
+      result = isWorldSizeImpl({origin.value, nullptr}, depth + 1);
+    }
+    if (result)
+      break;
+  }
+  worldSizeDecls_[decl] = result;
+  return result;
+}
+
+bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
+  if (!value.expr || depth > kMaxDepth)
+    return false;
+  value = resolve(value);
+  const Expr *expr = stripCasts(value.expr);
+  if (auto *call = dyn_cast<CallExpr>(expr)) {
+    ApiCallInfo info = classifyCall(call, options_);
+    if (info.kind == ApiKind::WorldSizeQuery)
+      return true;
+    if (const FunctionDecl *callee = call->getDirectCallee()) {
+      // getenv("WORLD_SIZE")
+      if (callee->getIdentifier() &&
+          (callee->getName() == "getenv" || callee->getName() == "secure_getenv") &&
+          call->getNumArgs() == 1)
+        if (auto *literal = dyn_cast<clang::StringLiteral>(stripCasts(call->getArg(0))))
+          return literal->getString() == "WORLD_SIZE";
+      // A helper of the translation unit: int world_size() { return pg->getSize(); }
+      if (const FunctionDecl *definition = callee->getDefinition()) {
+        if (definition->getBody() &&
+            !context_.getSourceManager().isInSystemHeader(definition->getLocation())) {
+          bool found = false;
+          struct ReturnFinder : RecursiveASTVisitor<ReturnFinder> {
+            const ValueFacts *facts;
+            unsigned depth;
+            bool *found;
+            bool VisitReturnStmt(ReturnStmt *ret) {
+              if (ret->getRetValue() && facts->isWorldSizeImpl({ret->getRetValue(), nullptr}, depth))
+                *found = true;
+              return true;
+            }
+          } finder;
+          finder.facts = this;
+          finder.depth = depth + 1;
+          finder.found = &found;
+          finder.TraverseStmt(const_cast<Stmt *>(definition->getBody()));
+          if (found)
+            return true;
+        }
+      }
+    }
+  }
+  if (const ValueDecl *decl = declOfLValue(expr))
+    return isWorldSizeDecl(decl, depth);
+  for (const Stmt *child : expr->children())
+    if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+      if (isWorldSizeImpl({childExpr, value.frame}, depth))
+        return true;
+  return false;
+}
+
+bool ValueFacts::readsGradient(ResolvedExpr value) const {
+  return readsGradientImpl(value, 0);
+}
+
+bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
+  if (!value.expr || depth > kMaxDepth)
+    return false;
+  value = resolve(value);
+  const Expr *expr = stripImplicit(value.expr);
+  if (auto *call = dyn_cast<CallExpr>(expr))
+    if (classifyCall(call, options_).kind == ApiKind::GradAccess)
+      return true;
+  if (const ValueDecl *decl = declOfLValue(expr)) {
+    auto found = gradientDecls_.find(decl);
+    if (found != gradientDecls_.end())
+      return found->second;
+    gradientDecls_[decl] = false; // breaks cycles such as g = g + p.grad()
+    bool result = false;
+    for (const ValueOrigin &origin : originsOf(decl))
+      if ((result = readsGradientImpl({origin.value, nullptr}, depth + 1)))
+        break;
+    gradientDecls_[decl] = result;
+    return result;
+  }
+  for (const Stmt *child : expr->children())
+    if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+      if (readsGradientImpl({childExpr, value.frame}, depth))
+        return true;
+  return false;
+}
+
+void ValueFacts::modulesOptimizedBy(const ValueDecl *optimizer,
+                                    llvm::SmallPtrSetImpl<const ValueDecl *> &out) const {
+  if (!optimizer)
+    return;
+  std::function<void(const Stmt *)> scan = [&](const Stmt *stmt) {
+    if (!stmt)
+      return;
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(stmt)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      if (callee && callee->getIdentifier() &&
+          (callee->getName() == "parameters" || callee->getName() == "named_parameters"))
+        if (const ValueDecl *module = declOfLValue(call->getImplicitObjectArgument()))
+          out.insert(module);
+    }
+    for (const Stmt *child : stmt->children())
+      scan(child);
+  };
+  for (const ValueOrigin &origin : originsOf(optimizer))
+    if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+      scan(origin.value);
+}
+
+} // namespace gradlint

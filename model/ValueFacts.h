@@ -1,0 +1,114 @@
+// Flow-insensitive facts about values in one translation unit: where each
+// variable or field gets its value, what an expression refers to through
+// helper-function parameters, whether it is a constant, and whether it is the
+// world size. Used by the guard parser and the loss-scaling analysis.
+#pragma once
+
+#include "model/ModelOptions.h"
+#include "model/TrainingLoopModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace gradlint {
+
+/// Parameters of an inlined helper call bound to the caller's arguments.
+struct SubstFrame {
+  const clang::FunctionDecl *function = nullptr;
+  const clang::CallExpr *call = nullptr;
+  const SubstFrame *parent = nullptr;
+  /// The argument bound to `param`, or null when `param` is not of this frame.
+  const clang::Expr *argumentFor(const clang::ParmVarDecl *param) const;
+};
+
+/// An expression together with the helper-call frame it must be read in.
+struct ResolvedExpr {
+  const clang::Expr *expr = nullptr;
+  const SubstFrame *frame = nullptr;
+};
+
+/// One place a variable or field gets (or changes) its value.
+struct ValueOrigin {
+  enum Kind { Init, Assign, CompoundDivide, CompoundMultiply, InPlaceCall, OutParameter } kind;
+  const clang::Expr *value = nullptr; ///< the assigned value / the call
+  const clang::Expr *site = nullptr;  ///< the assignment or call expression
+};
+
+class ValueFacts {
+public:
+  explicit ValueFacts(clang::ASTContext &context, const ModelOptions &options = {})
+      : context_(context), options_(options) {}
+
+  /// What the user's configuration says about their code.
+  const ModelOptions &options() const { return options_; }
+
+  /// Records the origins of every variable and field in `decl` (user code).
+  void collectOrigins(clang::Decl *decl);
+  const std::vector<ValueOrigin> &originsOf(const clang::ValueDecl *decl) const;
+
+  /// Follows helper parameters to the caller's argument.
+  ResolvedExpr resolve(ResolvedExpr value) const;
+  /// The variable, parameter or field an expression names (after resolve).
+  const clang::ValueDecl *referencedDecl(ResolvedExpr value) const;
+  /// The declarations an expression stands for, following `const int n = m;` aliases.
+  void aliasDecls(ResolvedExpr value, llvm::SmallPtrSetImpl<const clang::ValueDecl *> &out) const;
+
+  std::optional<int64_t> constantInt(ResolvedExpr value) const;
+  std::optional<double> constantNumber(ResolvedExpr value) const;
+
+  /// Builds the symbolic description of N or W read at `value`.
+  SymbolicValue symbolic(ResolvedExpr value) const;
+  /// Whether two expressions provably denote the same value.
+  bool sameValue(ResolvedExpr a, ResolvedExpr b) const;
+  /// Whether `haystack` uses `target` (the same declaration, an alias of it,
+  /// or its constant value), e.g. `N * W` uses N.
+  bool mentions(ResolvedExpr haystack, ResolvedExpr target) const;
+
+  /// Whether `value` uses a variable or field the configuration names as N
+  /// (AccumulationStepNames).
+  bool mentionsAccumulationStepsName(ResolvedExpr value, unsigned depth = 0) const;
+
+  /// Whether `value` is (or is computed from) the world size: ProcessGroup::getSize(),
+  /// getenv("WORLD_SIZE"), MPI_Comm_size, a variable initialised from them, or
+  /// one the configuration names (WorldSizeNames).
+  bool isWorldSize(ResolvedExpr value) const;
+  /// Whether the expression reads a parameter gradient (p.grad(), p.mutable_grad(),
+  /// or a variable built from them).
+  bool readsGradient(ResolvedExpr value) const;
+
+  /// The modules whose parameters an optimizer was built from
+  /// (`SGD opt(model->parameters(), ...)`); empty when not visible.
+  void modulesOptimizedBy(const clang::ValueDecl *optimizer,
+                          llvm::SmallPtrSetImpl<const clang::ValueDecl *> &out) const;
+
+  /// Source text of an expression.
+  std::string text(const clang::Expr *expr) const;
+  clang::ASTContext &context() const { return context_; }
+
+  /// Frames live as long as the ValueFacts.
+  const SubstFrame *pushFrame(const clang::FunctionDecl *fn, const clang::CallExpr *call,
+                              const SubstFrame *parent);
+
+private:
+  bool mentionsImpl(ResolvedExpr haystack, const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &decls,
+                    std::optional<double> constant, unsigned depth) const;
+  bool isWorldSizeImpl(ResolvedExpr value, unsigned depth) const;
+  bool isWorldSizeDecl(const clang::ValueDecl *decl, unsigned depth) const;
+  bool readsGradientImpl(ResolvedExpr value, unsigned depth) const;
+
+  clang::ASTContext &context_;
+  ModelOptions options_;
+  mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
+  mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
+  mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
+  std::deque<SubstFrame> frames_;
+};
+
+} // namespace gradlint
