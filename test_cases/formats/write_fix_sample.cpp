@@ -1,6 +1,6 @@
-// Renders a finding that carries a fix-it, as SARIF or JSON, for
-// formats_tests.py. No check fills Diagnostic::fix yet, so the fix is built
-// here: it replaces the first occurrence of <old text> in <file> by <new text>.
+// Renders a finding that carries a hand-made fix-it, as SARIF or JSON, for
+// formats_tests.py: the fix replaces the first occurrence of <old text> in
+// <file> by <new text>, whatever the checks would do there.
 // A second finding, without a fix, shows that only fixed findings get one.
 //
 // usage: write_fix_sample sarif|json <file> <old text> <new text>
