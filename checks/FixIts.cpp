@@ -1,6 +1,7 @@
 #include "checks/FixIts.h"
 
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -16,20 +17,6 @@ namespace {
 const clang::Stmt *parentStmt(const clang::Stmt *node, clang::ASTContext &context) {
   auto parents = context.getParents(*node);
   return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-}
-
-const clang::Stmt *loopBody(const clang::Stmt *loop) {
-  if (!loop)
-    return nullptr;
-  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(loop))
-    return f->getBody();
-  if (const auto *f = llvm::dyn_cast<clang::CXXForRangeStmt>(loop))
-    return f->getBody();
-  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(loop))
-    return w->getBody();
-  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(loop))
-    return d->getBody();
-  return nullptr;
 }
 
 /// The blocks whose statements run once per micro-batch.

@@ -311,4 +311,12 @@ ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
   return info;
 }
 
+bool dividesInPlace(const CallExpr *call, const ApiCallInfo &info) {
+  if (info.kind != ApiKind::TensorScaleInPlace)
+    return false;
+  auto *op = dyn_cast<CXXOperatorCallExpr>(call);
+  return info.name == "div_" || info.name == "true_divide_" ||
+         (op && op->getOperator() == OO_SlashEqual);
+}
+
 } // namespace gradlint

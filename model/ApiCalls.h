@@ -54,6 +54,10 @@ struct ApiCallInfo {
 /// `options` adds the user's own sync helpers and optimizer wrappers.
 ApiCallInfo classifyCall(const clang::CallExpr *call, const ModelOptions &options);
 
+/// Whether an in-place scaling (TensorScaleInPlace) divides: div_(),
+/// true_divide_() or `/=`; mul_() and `*=` multiply.
+bool dividesInPlace(const clang::CallExpr *call, const ApiCallInfo &info);
+
 /// Qualified name of a declaration, "" when it has none.
 std::string qualifiedName(const clang::NamedDecl *decl);
 

@@ -1,8 +1,8 @@
 #include "model/GuardPatterns.h"
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -156,24 +156,8 @@ const Expr *returnedCondition(const FunctionDecl *function) {
   const FunctionDecl *definition = function ? function->getDefinition() : nullptr;
   if (!definition || !definition->getBody())
     return nullptr;
-  const Expr *result = nullptr;
-  unsigned count = 0;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const Expr **result;
-    unsigned *count;
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitReturnStmt(ReturnStmt *ret) {
-      if (ret->getRetValue()) {
-        *result = ret->getRetValue();
-        ++*count;
-      }
-      return true;
-    }
-  } finder;
-  finder.result = &result;
-  finder.count = &count;
-  finder.TraverseStmt(const_cast<Stmt *>(definition->getBody()));
-  return count == 1 ? result : nullptr;
+  std::vector<const Expr *> returned = returnedValues(definition->getBody());
+  return returned.size() == 1 ? returned.front() : nullptr;
 }
 
 std::optional<ParsedGuard> parse(const Expr *condition, const SubstFrame *frame, bool negated,

@@ -10,10 +10,6 @@
 
 namespace gradlint {
 
-/// Whether a location belongs to the user's code: the main file or a project
-/// header, never a system header, LibTorch or the bundled API model.
-bool isUserCode(const clang::SourceManager &sm, clang::SourceLocation loc);
-
 class ModelBuilder {
 public:
   explicit ModelBuilder(clang::ASTContext &context, const ModelOptions &options = {});

@@ -1,5 +1,6 @@
 #include "model/ValueFacts.h"
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -351,9 +352,8 @@ bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
     if (decls.count(decl))
       return true;
     // A local computed from the target: `const int denom = N * W;`.
-    if (auto *var = dyn_cast<VarDecl>(decl))
-      if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage())
-        return mentionsImpl({var->getInit(), nullptr}, decls, constant, depth + 1);
+    if (const Expr *init = localInitializer(decl))
+      return mentionsImpl({init, nullptr}, decls, constant, depth + 1);
     return false;
   }
   for (const Stmt *child : expr->children())
@@ -372,9 +372,8 @@ bool ValueFacts::mentionsAccumulationStepsName(ResolvedExpr value, unsigned dept
     if (options_.isAccumulationStepsDecl(decl))
       return true;
     // `const int denom = grad_accum * W;`
-    if (auto *var = dyn_cast<VarDecl>(decl))
-      if (!isa<ParmVarDecl>(var) && var->getInit() && !var->hasGlobalStorage())
-        return mentionsAccumulationStepsName({var->getInit(), nullptr}, depth + 1);
+    if (const Expr *init = localInitializer(decl))
+      return mentionsAccumulationStepsName({init, nullptr}, depth + 1);
     return false;
   }
   for (const Stmt *child : expr->children())
@@ -431,21 +430,11 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
       if (const FunctionDecl *definition = callee->getDefinition()) {
         if (definition->getBody() &&
             !context_.getSourceManager().isInSystemHeader(definition->getLocation())) {
+          // Every return is read, not only up to the first match: each fills the cache.
           bool found = false;
-          struct ReturnFinder : RecursiveASTVisitor<ReturnFinder> {
-            const ValueFacts *facts;
-            unsigned depth;
-            bool *found;
-            bool VisitReturnStmt(ReturnStmt *ret) {
-              if (ret->getRetValue() && facts->isWorldSizeImpl({ret->getRetValue(), nullptr}, depth))
-                *found = true;
-              return true;
-            }
-          } finder;
-          finder.facts = this;
-          finder.depth = depth + 1;
-          finder.found = &found;
-          finder.TraverseStmt(const_cast<Stmt *>(definition->getBody()));
+          for (const Expr *returned : returnedValues(definition->getBody(), /*intoLambdas=*/true))
+            if (isWorldSizeImpl({returned, nullptr}, depth + 1))
+              found = true;
           if (found)
             return true;
         }

@@ -9,6 +9,7 @@
 #include "checks/Check.h"
 #include "model/ModelBuilder.h"
 #include "model/ModelDump.h"
+#include "model/UserCode.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"

@@ -1,4 +1,5 @@
 #include "driver/analysis/Prefilter.h"
+#include "model/UserCode.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -92,17 +93,6 @@ void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
     out.hasStep = true;
   else if (identifier == "backward")
     out.hasBackward = true;
-}
-
-/// Paths under which headers belong to LibTorch and its dependencies, never
-/// to the user (the same list as the model's isUserCode).
-bool isLibraryHeader(llvm::StringRef path) {
-  static const char *const libraryDirs[] = {"/torch/csrc/", "/ATen/", "/c10/", "/c10d/",
-                                            "/caffe2/", "/pybind11/", "/gloo/"};
-  for (const char *dir : libraryDirs)
-    if (path.contains(dir))
-      return true;
-  return false;
 }
 
 /// The include directories and forced includes of a command line.
@@ -281,7 +271,7 @@ bool Prefilter::mayContainTrainingLoop(const std::string &mainFile, llvm::String
     std::string includer = pending[index].first;
     for (const ScannedFile::Include &include : scan.includes) {
       std::string path = resolve(includer, include);
-      if (path.empty() || isLibraryHeader(path))
+      if (path.empty() || isLibraryPath(path))
         continue;
       llvm::SmallString<256> normal(path);
       llvm::sys::path::remove_dots(normal, true);

@@ -1,6 +1,7 @@
 // parseGuard() on condition expressions, canonicalResidue() and
 // SymbolicValue::describe().
 #include "ModelTestSupport.h"
+#include "model/UserCode.h"
 
 using namespace gradlint;
 using namespace gradlint::test;

@@ -1,0 +1,65 @@
+#include "model/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace gradlint {
+
+bool endsWithJump(const Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (isa<ContinueStmt>(stmt) || isa<ReturnStmt>(stmt) || isa<BreakStmt>(stmt))
+    return true;
+  if (auto *compound = dyn_cast<CompoundStmt>(stmt))
+    return !compound->body_empty() && endsWithJump(compound->body_back());
+  return false;
+}
+
+bool isLoop(const Stmt *stmt) {
+  return isa<ForStmt>(stmt) || isa<WhileStmt>(stmt) || isa<DoStmt>(stmt) ||
+         isa<CXXForRangeStmt>(stmt);
+}
+
+const Stmt *loopBody(const Stmt *loop) {
+  if (!loop)
+    return nullptr;
+  if (auto *s = dyn_cast<ForStmt>(loop))
+    return s->getBody();
+  if (auto *s = dyn_cast<WhileStmt>(loop))
+    return s->getBody();
+  if (auto *s = dyn_cast<DoStmt>(loop))
+    return s->getBody();
+  if (auto *s = dyn_cast<CXXForRangeStmt>(loop))
+    return s->getBody();
+  return nullptr;
+}
+
+std::vector<const Expr *> returnedValues(const Stmt *body, bool intoLambdas) {
+  struct Returns : RecursiveASTVisitor<Returns> {
+    bool intoLambdas = false;
+    std::vector<const Expr *> values;
+    bool TraverseLambdaExpr(LambdaExpr *lambda) {
+      return intoLambdas ? RecursiveASTVisitor<Returns>::TraverseLambdaExpr(lambda) : true;
+    }
+    bool VisitReturnStmt(ReturnStmt *ret) {
+      if (ret->getRetValue())
+        values.push_back(ret->getRetValue());
+      return true;
+    }
+  } returns;
+  returns.intoLambdas = intoLambdas;
+  returns.TraverseStmt(const_cast<Stmt *>(body));
+  return returns.values;
+}
+
+const Expr *localInitializer(const ValueDecl *decl) {
+  auto *var = dyn_cast_or_null<VarDecl>(decl);
+  if (!var || isa<ParmVarDecl>(var) || !var->getInit() || var->hasGlobalStorage())
+    return nullptr;
+  return var->getInit();
+}
+
+} // namespace gradlint

@@ -1,0 +1,31 @@
+// Small questions about Clang AST nodes that several parts of the model ask.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include <vector>
+
+namespace gradlint {
+
+/// Whether a statement ends in `continue`, `return` or `break` (a block: its
+/// last statement), so that the code after an `if` around it runs only when
+/// the condition is false.
+bool endsWithJump(const clang::Stmt *stmt);
+
+/// for, while, do and range-for statements.
+bool isLoop(const clang::Stmt *stmt);
+
+/// The body of a loop statement; null for null or anything that is not a loop.
+const clang::Stmt *loopBody(const clang::Stmt *loop);
+
+/// The values of the `return` statements in `body`, in source order. Returns
+/// of lambdas inside it belong to the lambda and are left out unless
+/// `intoLambdas` is set.
+std::vector<const clang::Expr *> returnedValues(const clang::Stmt *body, bool intoLambdas = false);
+
+/// The initializer of a local variable (not a parameter, not a global), to read
+/// through `const int denom = N * W;`; null for anything else.
+const clang::Expr *localInitializer(const clang::ValueDecl *decl);
+
+} // namespace gradlint

@@ -1,0 +1,264 @@
+#include "model/AstHelpers.h"
+#include "model/UserCode.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+constexpr unsigned kMaxInlineDepth = 10;
+
+/// `torch::Tensor()`, `{}`, `0` or `torch::zeros_like(p)`: assigning it
+/// to a gradient resets it. Any other value overwrites it.
+bool clearsGradient(const Expr *value) {
+  value = stripCasts(value);
+  if (auto *construct = dyn_cast<CXXConstructExpr>(value))
+    return construct->getNumArgs() == 0 ||
+           (construct->getNumArgs() == 1 && clearsGradient(construct->getArg(0)));
+  if (auto *list = dyn_cast<InitListExpr>(value))
+    return list->getNumInits() == 0;
+  if (auto *integer = dyn_cast<IntegerLiteral>(value))
+    return integer->getValue() == 0;
+  if (auto *floating = dyn_cast<FloatingLiteral>(value))
+    return floating->getValue().isZero();
+  if (auto *call = dyn_cast<CallExpr>(value))
+    if (auto *callee = call->getDirectCallee())
+      return callee->getName() == "zeros_like" || callee->getName() == "zeros";
+  return false;
+}
+
+/// Walks one scope in source order and records its training events.
+struct EventWalker {
+  ValueFacts &facts;
+
+  void emit(WalkState &state, EventKind kind, const Stmt *stmt, SourceLocation loc,
+            const Expr *optimizerObject = nullptr) {
+    RawEvent raw;
+    raw.event.kind = kind;
+    raw.event.stmt = stmt;
+    raw.event.loc = loc;
+    raw.event.order = state.nextOrder++;
+    raw.event.callChain = state.calls;
+    if (optimizerObject)
+      raw.event.optimizer = facts.referencedDecl({optimizerObject, state.frame});
+    raw.guards = state.guards;
+    raw.loopPath = state.loops;
+    state.events.push_back(std::move(raw));
+  }
+
+  void handleCall(const CallExpr *call, WalkState &state) {
+    ApiCallInfo info = classifyCall(call, facts.options());
+    const Expr *object = info.object;
+    switch (info.kind) {
+    case ApiKind::Backward: {
+      emit(state, EventKind::Backward, call, call->getBeginLoc());
+      const Expr *loss = object ? object : (call->getNumArgs() ? call->getArg(0) : nullptr);
+      collectScaling(facts, {loss, state.frame}, state.events.back().factors);
+      return;
+    }
+    case ApiKind::OptimizerStep:
+      emit(state, EventKind::Step, call, call->getBeginLoc(), object);
+      return;
+    case ApiKind::OptimizerZeroGrad:
+      emit(state, EventKind::GradReset, call, call->getBeginLoc(), object);
+      return;
+    case ApiKind::ModuleZeroGrad:
+      emit(state, EventKind::GradReset, call, call->getBeginLoc());
+      if (object)
+        state.events.back().event.module = facts.referencedDecl({object, state.frame});
+      return;
+    case ApiKind::TensorReset:
+      if (object && facts.readsGradient({object, state.frame}))
+        emit(state, EventKind::GradReset, call, call->getBeginLoc());
+      return;
+    case ApiKind::TensorScaleInPlace:
+      if (object && info.operand && facts.readsGradient({object, state.frame})) {
+        const Expr *divisor = dividesInPlace(call, info)
+                                  ? info.operand
+                                  : reciprocalOf(facts, info.operand, state.frame);
+        if (divisor) {
+          emit(state, EventKind::GradDivide, call, call->getBeginLoc());
+          addFactor(state.events.back().factors, call, divisor, state.frame);
+        }
+      }
+      return;
+    case ApiKind::ClipGradNorm:
+    case ApiKind::ClipGradValue:
+      emit(state, EventKind::Clip, call, call->getBeginLoc());
+      state.events.back().event.clipByValue = info.kind == ApiKind::ClipGradValue;
+      if (call->getNumArgs() >= 2) {
+        std::optional<double> limit = facts.constantNumber({call->getArg(1), nullptr});
+        if (limit && *limit > 0)
+          state.events.back().event.clipLimit = *limit;
+      }
+      return;
+    case ApiKind::ProcessGroupAllReduce:
+    case ApiKind::NamedAllReduce: {
+      // A helper the configuration names syncs the gradients whatever its arguments.
+      bool onGradients = info.configured;
+      for (const Expr *arg : call->arguments())
+        onGradients = onGradients || facts.readsGradient({arg, state.frame});
+      if (!onGradients)
+        break; // a user function named like allreduce may still be followed below
+      emit(state, EventKind::AllReduce, call, call->getBeginLoc());
+      state.events.back().event.reduceOp = reduceOpOf(facts, call, info, state.frame);
+      return;
+    }
+    case ApiKind::SchedulerStep:
+      emit(state, EventKind::SchedulerStep, call, call->getBeginLoc());
+      return;
+    case ApiKind::LossFunction:
+      emit(state, EventKind::LossComputation, call, call->getBeginLoc());
+      return;
+    default:
+      break;
+    }
+
+    // grad = torch::Tensor() (a reset) or grad = grad / N (a division).
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(call)) {
+      if (op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+        const Expr *lhs = stripImplicit(op->getArg(0));
+        auto *lhsCall = dyn_cast<CallExpr>(lhs);
+        if (lhsCall && classifyCall(lhsCall, facts.options()).kind == ApiKind::GradAccess) {
+          std::vector<RawFactor> factors;
+          collectScaling(facts, {op->getArg(1), state.frame}, factors);
+          if (clearsGradient(op->getArg(1))) {
+            emit(state, EventKind::GradReset, call, call->getBeginLoc());
+          } else if (bool overwrites = !facts.readsGradient({op->getArg(1), state.frame});
+                     overwrites || !factors.empty()) {
+            // grad = grad / N, or grad = buffer [/ N] from a hand-written accumulator.
+            emit(state, EventKind::GradDivide, call, call->getBeginLoc());
+            state.events.back().factors = factors;
+            state.events.back().event.overwritesGradient = overwrites;
+          }
+          return;
+        }
+      }
+    }
+
+    // Follow calls into functions of the translation unit.
+    const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
+    if (!callee || state.calls.size() >= kMaxInlineDepth ||
+        std::find(state.active.begin(), state.active.end(), callee) != state.active.end())
+      return;
+    const SubstFrame *saved = state.frame;
+    state.frame = facts.pushFrame(callee, call, saved);
+    state.calls.push_back({call, callee});
+    state.active.push_back(callee);
+    walk(callee->getBody(), state);
+    state.active.pop_back();
+    state.calls.pop_back();
+    state.frame = saved;
+  }
+
+  void walkGuarded(const Stmt *stmt, const Expr *condition, bool negated, WalkState &state) {
+    state.guards.push_back({condition, state.frame, negated});
+    walk(stmt, state);
+    state.guards.pop_back();
+  }
+
+  void walk(const Stmt *stmt, WalkState &state) {
+    if (!stmt)
+      return;
+    if (auto *compound = dyn_cast<CompoundStmt>(stmt)) {
+      size_t saved = state.guards.size();
+      for (const Stmt *child : compound->body()) {
+        walk(child, state);
+        // if (!boundary) continue;  -> the rest runs only when the condition is false
+        if (auto *ifStmt = dyn_cast<IfStmt>(child))
+          if (!ifStmt->getElse() && endsWithJump(ifStmt->getThen()))
+            state.guards.push_back({ifStmt->getCond(), state.frame, true, true});
+      }
+      state.guards.resize(saved);
+      return;
+    }
+    if (auto *ifStmt = dyn_cast<IfStmt>(stmt)) {
+      walk(ifStmt->getInit(), state);
+      if (ifStmt->getConditionVariableDeclStmt())
+        walk(ifStmt->getConditionVariableDeclStmt(), state);
+      walk(ifStmt->getCond(), state);
+      walkGuarded(ifStmt->getThen(), ifStmt->getCond(), false, state);
+      walkGuarded(ifStmt->getElse(), ifStmt->getCond(), true, state);
+      return;
+    }
+    if (auto *conditional = dyn_cast<ConditionalOperator>(stmt)) {
+      walk(conditional->getCond(), state);
+      walkGuarded(conditional->getTrueExpr(), conditional->getCond(), false, state);
+      walkGuarded(conditional->getFalseExpr(), conditional->getCond(), true, state);
+      return;
+    }
+    if (isLoop(stmt)) {
+      if (auto *forStmt = dyn_cast<ForStmt>(stmt))
+        walk(forStmt->getInit(), state);
+      if (auto *range = dyn_cast<CXXForRangeStmt>(stmt)) {
+        walk(range->getInit(), state);
+        walk(range->getRangeInit(), state);
+      }
+      state.loops.push_back(stmt);
+      walk(loopBody(stmt), state);
+      state.loops.pop_back();
+      return;
+    }
+    if (isa<LambdaExpr>(stmt))
+      return; // its body runs when it is called
+    if (auto *call = dyn_cast<CallExpr>(stmt)) {
+      for (const Stmt *child : call->children())
+        walk(child, state);
+      handleCall(call, state);
+      return;
+    }
+    for (const Stmt *child : stmt->children())
+      walk(child, state);
+  }
+};
+
+} // namespace
+
+const FunctionDecl *inlinableCallee(const CallExpr *call, const SourceManager &sm) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (!callee) {
+    // A call inside a template to a single function template of the TU.
+    if (auto *lookup = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      if (lookup->getNumDecls() == 1) {
+        const NamedDecl *decl = *lookup->decls_begin();
+        if (auto *tmpl = dyn_cast<FunctionTemplateDecl>(decl))
+          callee = tmpl->getTemplatedDecl();
+        else
+          callee = dyn_cast<FunctionDecl>(decl);
+      }
+  }
+  if (!callee) {
+    // A lambda called inside a template: the call is dependent, the lambda is not.
+    if (auto *ref = dyn_cast<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (var->getInit())
+          if (auto *lambda = dyn_cast<LambdaExpr>(stripImplicit(var->getInit())))
+            callee = lambda->getCallOperator();
+  }
+  if (!callee)
+    return nullptr;
+  const FunctionDecl *definition = callee->getDefinition();
+  if (!definition) {
+    // The pattern of a not-yet-instantiated template member.
+    if (const FunctionDecl *pattern = callee->getTemplateInstantiationPattern())
+      definition = pattern->getDefinition();
+  }
+  if (!definition || !definition->hasBody() || !definition->getBody())
+    return nullptr;
+  if (!isUserCode(sm, definition->getLocation()))
+    return nullptr;
+  return definition;
+}
+
+void walkEvents(const Stmt *stmt, WalkState &state, ValueFacts &facts) {
+  EventWalker{facts}.walk(stmt, state);
+}
+
+} // namespace gradlint::builder

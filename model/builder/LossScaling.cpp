@@ -1,0 +1,282 @@
+#include "model/AstHelpers.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include <functional>
+#include <set>
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+SourceLocation operatorLoc(const Expr *site) {
+  if (auto *binary = dyn_cast<BinaryOperator>(site))
+    return binary->getOperatorLoc();
+  if (auto *op = dyn_cast<CXXOperatorCallExpr>(site))
+    return op->getOperatorLoc();
+  if (auto *member = dyn_cast<CXXMemberCallExpr>(site))
+    if (auto *callee = dyn_cast<MemberExpr>(member->getCallee()->IgnoreParenImpCasts()))
+      return callee->getMemberLoc();
+  return site->getBeginLoc();
+}
+
+/// Collects every division applied to `value` on its way to backward().
+void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor> &out,
+                    std::set<const ValueDecl *> &visited, unsigned depth) {
+  if (!value.expr || depth > 16)
+    return;
+  value = facts.resolve(value);
+  const SubstFrame *frame = value.frame;
+  const Expr *expr = stripImplicit(value.expr);
+  if (auto *binary = dyn_cast<BinaryOperator>(expr)) {
+    if (binary->getOpcode() == BO_Div) {
+      addFactor(out, binary, binary->getRHS(), frame);
+      collectScaling(facts, {binary->getLHS(), frame}, out, visited, depth + 1);
+    } else if (binary->getOpcode() == BO_Mul) {
+      for (int side = 0; side < 2; ++side) {
+        const Expr *factor = side == 0 ? binary->getLHS() : binary->getRHS();
+        const Expr *other = side == 0 ? binary->getRHS() : binary->getLHS();
+        if (const Expr *divisor = reciprocalOf(facts, factor, frame)) {
+          addFactor(out, binary, divisor, frame);
+          collectScaling(facts, {other, frame}, out, visited, depth + 1);
+          return;
+        }
+      }
+      collectScaling(facts, {binary->getLHS(), frame}, out, visited, depth + 1);
+      collectScaling(facts, {binary->getRHS(), frame}, out, visited, depth + 1);
+    } else if (binary->getOpcode() == BO_Comma) {
+      collectScaling(facts, {binary->getRHS(), frame}, out, visited, depth + 1);
+    }
+    return;
+  }
+  if (auto *conditional = dyn_cast<ConditionalOperator>(expr)) {
+    collectScaling(facts, {conditional->getTrueExpr(), frame}, out, visited, depth + 1);
+    collectScaling(facts, {conditional->getFalseExpr(), frame}, out, visited, depth + 1);
+    return;
+  }
+  // torch::autograd::backward({loss / N}): the tensors of a braced list.
+  if (auto *list = dyn_cast<InitListExpr>(expr)) {
+    for (const Expr *element : list->inits())
+      collectScaling(facts, {element, frame}, out, visited, depth + 1);
+    return;
+  }
+  if (auto *std = dyn_cast<CXXStdInitializerListExpr>(expr)) {
+    collectScaling(facts, {std->getSubExpr(), frame}, out, visited, depth + 1);
+    return;
+  }
+  if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
+    for (const Expr *arg : construct->arguments())
+      collectScaling(facts, {arg, frame}, out, visited, depth + 1);
+    return;
+  }
+  if (auto *call = dyn_cast<CallExpr>(expr)) {
+    ApiCallInfo info = classifyCall(call, facts.options());
+    switch (info.kind) {
+    case ApiKind::TensorDivide:
+    case ApiKind::TensorScaleInPlace:
+    case ApiKind::TensorMultiply:
+      if (info.operand) {
+        if (info.kind == ApiKind::TensorDivide || dividesInPlace(call, info))
+          addFactor(out, call, info.operand, frame);
+        else if (const Expr *divisor = reciprocalOf(facts, info.operand, frame))
+          addFactor(out, call, divisor, frame);
+      }
+      if (info.object)
+        collectScaling(facts, {info.object, frame}, out, visited, depth + 1);
+      return;
+    default:
+      break;
+    }
+    // A Tensor method that keeps the value: loss.mean(), loss.to(...).
+    if (info.object && isOrDerivesFrom(info.object->getType()->getAsCXXRecordDecl(),
+                                       "at::TensorBase")) {
+      collectScaling(facts, {info.object, frame}, out, visited, depth + 1);
+      return;
+    }
+    // AMP-style scalers: scaler.scale(loss).
+    if (info.name == "scale" && call->getNumArgs() == 1) {
+      collectScaling(facts, {call->getArg(0), frame}, out, visited, depth + 1);
+      return;
+    }
+    // A helper of the translation unit that returns the loss.
+    if (const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager())) {
+      const SubstFrame *inner = facts.pushFrame(callee, call, frame);
+      for (const Expr *returned : returnedValues(callee->getBody()))
+        collectScaling(facts, {returned, inner}, out, visited, depth + 1);
+    }
+    return;
+  }
+  if (const ValueDecl *decl = facts.referencedDecl({expr, frame})) {
+    if (!visited.insert(decl).second)
+      return;
+    for (const ValueOrigin &origin : facts.originsOf(decl)) {
+      switch (origin.kind) {
+      case ValueOrigin::Init:
+      case ValueOrigin::Assign:
+        collectScaling(facts, {origin.value, isa<FieldDecl>(decl) ? nullptr : frame}, out, visited,
+                       depth + 1);
+        break;
+      case ValueOrigin::CompoundDivide:
+        addFactor(out, origin.site, origin.value, frame);
+        break;
+      case ValueOrigin::CompoundMultiply:
+        if (const Expr *divisor = reciprocalOf(facts, origin.value, frame))
+          addFactor(out, origin.site, divisor, frame);
+        break;
+      case ValueOrigin::InPlaceCall:
+        if (auto *call = dyn_cast<CallExpr>(origin.value)) {
+          ApiCallInfo info = classifyCall(call, facts.options());
+          if (info.kind == ApiKind::TensorScaleInPlace && info.operand) {
+            if (dividesInPlace(call, info))
+              addFactor(out, call, info.operand, frame);
+            else if (const Expr *divisor = reciprocalOf(facts, info.operand, frame))
+              addFactor(out, call, divisor, frame);
+          }
+        }
+        break;
+      case ValueOrigin::OutParameter:
+        break;
+      }
+    }
+  }
+}
+
+/// Calls `visit` for each field of `record` and of its bases.
+void forEachField(const CXXRecordDecl *record,
+                  const std::function<void(const FieldDecl *)> &visit) {
+  if (!record || !record->hasDefinition())
+    return;
+  for (const FieldDecl *field : record->fields())
+    visit(field);
+  for (const CXXBaseSpecifier &base : record->bases())
+    forEachField(base.getType()->getAsCXXRecordDecl(), visit);
+}
+
+bool namesAverage(llvm::StringRef name) {
+  std::string lower = name.lower();
+  return lower.find("avg") != std::string::npos || lower.find("mean") != std::string::npos ||
+         lower.find("average") != std::string::npos;
+}
+
+/// The smallest part of `divisor` that is the world size: `world` in `N * world`.
+ResolvedExpr worldSizeLeaf(ValueFacts &facts, ResolvedExpr divisor) {
+  ResolvedExpr resolved = facts.resolve(divisor);
+  const Expr *expr = stripCasts(resolved.expr);
+  // const int denom = accum * world;  ->  look inside denom's definition.
+  if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+    if (const Expr *init = localInitializer(ref->getDecl()))
+      if (isa<BinaryOperator>(stripCasts(init)))
+        return worldSizeLeaf(facts, {init, nullptr});
+  if (isa<BinaryOperator>(expr) || isa<ParenExpr>(expr))
+    for (const Stmt *child : expr->children())
+      if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+        if (facts.isWorldSize({childExpr, resolved.frame}))
+          return worldSizeLeaf(facts, {childExpr, resolved.frame});
+  return resolved;
+}
+
+} // namespace
+
+/// `1.0 / N` (or a variable initialised to it) -> N.
+const Expr *reciprocalOf(ValueFacts &facts, const Expr *expr, const SubstFrame *frame,
+                         unsigned depth) {
+  if (!expr || depth > 6)
+    return nullptr;
+  ResolvedExpr resolved = facts.resolve({expr, frame});
+  const Expr *e = stripCasts(resolved.expr);
+  if (auto *binary = dyn_cast<BinaryOperator>(e))
+    if (binary->getOpcode() == BO_Div)
+      if (auto one = facts.constantNumber({binary->getLHS(), resolved.frame}))
+        if (*one == 1.0)
+          return binary->getRHS();
+  if (auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      if (var->getInit() && !isa<ParmVarDecl>(var))
+        return reciprocalOf(facts, var->getInit(), nullptr, depth + 1);
+  return nullptr;
+}
+
+void addFactor(std::vector<RawFactor> &out, const Expr *site, const Expr *divisor,
+               const SubstFrame *frame) {
+  out.push_back({site, {divisor, frame}, operatorLoc(site)});
+}
+
+void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor> &out) {
+  std::set<const ValueDecl *> visited;
+  collectScaling(facts, value, out, visited, 0);
+}
+
+/// Reads the reduce operation of an all-reduce call: an enumerator such as
+/// c10d::ReduceOp::AVG in its arguments or in the options variable's fields
+/// (`opts.reduceOp = c10d::ReduceOp::AVG;`), or a method named like
+/// all_reduce_mean. c10d's default is SUM.
+ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallInfo &info,
+                        const SubstFrame *frame) {
+  bool sawSum = false, sawAverage = false;
+  std::function<void(const Expr *, const SubstFrame *, unsigned)> scan =
+      [&](const Expr *expr, const SubstFrame *in, unsigned depth) {
+        if (!expr || depth > 8)
+          return;
+        ResolvedExpr resolved = facts.resolve({expr, in});
+        expr = stripCasts(resolved.expr);
+        if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
+          if (auto *enumerator = dyn_cast<EnumConstantDecl>(ref->getDecl())) {
+            sawAverage = sawAverage || namesAverage(enumerator->getName());
+            sawSum = sawSum || enumerator->getName().lower().find("sum") != std::string::npos;
+            return;
+          }
+          auto *var = dyn_cast<VarDecl>(ref->getDecl());
+          if (!var)
+            return;
+          forEachField(var->getType()->getAsCXXRecordDecl(), [&](const FieldDecl *field) {
+            for (const ValueOrigin &origin : facts.originsOf(field)) {
+              const Expr *target = nullptr;
+              if (auto *assign = dyn_cast<BinaryOperator>(origin.site))
+                target = assign->getLHS();
+              else if (auto *op = dyn_cast<CXXOperatorCallExpr>(origin.site))
+                target = op->getArg(0);
+              auto *member = dyn_cast_or_null<MemberExpr>(target ? stripImplicit(target) : nullptr);
+              if (member && facts.referencedDecl({member->getBase(), nullptr}) == var)
+                scan(origin.value, nullptr, depth + 1);
+            }
+          });
+          if (var->getInit())
+            scan(var->getInit(), nullptr, depth + 1);
+          return;
+        }
+        for (const Stmt *child : expr->children())
+          if (auto *childExpr = dyn_cast_or_null<Expr>(child))
+            scan(childExpr, resolved.frame, depth + 1);
+      };
+  for (const Expr *arg : call->arguments())
+    scan(arg, frame, 0);
+  sawAverage = sawAverage || namesAverage(info.name);
+  if (sawAverage)
+    return ReduceOpKind::Average;
+  if (sawSum || info.kind == ApiKind::ProcessGroupAllReduce)
+    return ReduceOpKind::Sum;
+  return ReduceOpKind::Unknown;
+}
+
+void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> &raws,
+                   const ResolvedExpr &steps) {
+  for (RawEvent &raw : raws) {
+    for (const RawFactor &factor : raw.factors) {
+      ScaleFactor scale;
+      scale.site = factor.site;
+      scale.divisor = factor.divisor.expr;
+      scale.loc = factor.loc;
+      scale.isAccumulationSteps = (steps.expr && facts.mentions(factor.divisor, steps)) ||
+                                  facts.mentionsAccumulationStepsName(factor.divisor);
+      scale.isWorldSize = facts.isWorldSize(factor.divisor);
+      if (scale.isWorldSize && !loop.worldSize.known())
+        loop.worldSize = facts.symbolic(worldSizeLeaf(facts, factor.divisor));
+      raw.event.scaling.push_back(scale);
+    }
+  }
+}
+
+} // namespace gradlint::builder

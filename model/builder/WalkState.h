@@ -1,0 +1,92 @@
+// What the parts of the model builder share while they read one scope (a loop
+// body or a step function): the events found, each with the guards, loops and
+// inlined helper calls on the path to it. Internal to model/:
+//   EventWalker.cpp   walks the statements and records the events
+//   LossScaling.cpp   reads the divisions applied to a loss or a gradient
+//   WindowFinder.cpp  finds the accumulation window and reads each event against it
+#pragma once
+
+#include "model/ApiCalls.h"
+#include "model/TrainingLoopModel.h"
+#include "model/ValueFacts.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
+#include <vector>
+
+namespace gradlint::builder {
+
+/// A condition on the path from the scope to an event.
+struct Guard {
+  const clang::Expr *condition = nullptr;
+  const SubstFrame *frame = nullptr;
+  bool negated = false;
+  bool earlyExit = false; ///< from `if (condition) continue;` (or return/break)
+};
+
+/// A factor found on the way to backward() or on a gradient division, kept
+/// with its frame until N and W are known.
+struct RawFactor {
+  const clang::Expr *site = nullptr;
+  ResolvedExpr divisor;
+  clang::SourceLocation loc;
+};
+
+struct RawEvent {
+  TrainingEvent event;
+  std::vector<Guard> guards;
+  std::vector<const clang::Stmt *> loopPath; ///< loops entered inside the scope, outermost first
+  std::vector<RawFactor> factors;
+};
+
+struct WalkState {
+  std::vector<Guard> guards;
+  std::vector<const clang::Stmt *> loops;
+  std::vector<CallFrame> calls;
+  std::vector<const clang::FunctionDecl *> active;
+  const SubstFrame *frame = nullptr;
+  std::vector<RawEvent> events;
+  unsigned nextOrder = 0;
+};
+
+// ---- EventWalker.cpp
+
+/// Appends the training events `stmt` runs to state.events, following calls
+/// into functions of the translation unit.
+void walkEvents(const clang::Stmt *stmt, WalkState &state, ValueFacts &facts);
+
+/// The definition in user code a call runs (through templates and lambdas),
+/// or null: the helpers both the walk and the loss scaling follow.
+const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *call,
+                                           const clang::SourceManager &sm);
+
+// ---- LossScaling.cpp
+
+/// Collects every division applied to `value` on its way to backward().
+void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor> &out);
+
+/// `1.0 / N` (or a variable initialised to it) -> N.
+const clang::Expr *reciprocalOf(ValueFacts &facts, const clang::Expr *expr,
+                                const SubstFrame *frame, unsigned depth = 0);
+
+void addFactor(std::vector<RawFactor> &out, const clang::Expr *site, const clang::Expr *divisor,
+               const SubstFrame *frame);
+
+/// The reduce operation of an all-reduce call (c10d's default is SUM).
+ReduceOpKind reduceOpOf(ValueFacts &facts, const clang::CallExpr *call, const ApiCallInfo &info,
+                        const SubstFrame *frame);
+
+/// Turns the raw factors of `raws` into their events' scaling, once N is known.
+void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> &raws,
+                   const ResolvedExpr &steps);
+
+// ---- WindowFinder.cpp
+
+/// The training loop the events of one scope make up, or nothing when they
+/// have no step() or no accumulation window where one is required.
+std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawEvent> &raws,
+                                             const clang::Stmt *loopStmt,
+                                             const clang::FunctionDecl *function);
+
+} // namespace gradlint::builder

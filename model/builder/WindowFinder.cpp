@@ -1,0 +1,264 @@
+#include "model/ApiCalls.h"
+#include "model/GuardPatterns.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+/// The first loop on the event's path that contains a backward() call.
+const Stmt *microBatchLoopOf(const RawEvent &raw, const std::set<const Stmt *> &backwardLoops) {
+  for (const Stmt *loop : raw.loopPath)
+    if (backwardLoops.count(loop))
+      return loop;
+  return nullptr;
+}
+
+/// When an event runs relative to `window`; `unrelated` is set when a guard on
+/// its path is not about the window.
+EventCondition classify(ValueFacts &facts, const RawEvent &raw, const WindowPattern &window,
+                        bool &unrelated) {
+  EventCondition result = EventCondition::EveryMicroBatch;
+  auto rank = [](EventCondition c) {
+    switch (c) {
+    case EventCondition::Boundary: return 4;
+    case EventCondition::WindowStart: return 3;
+    case EventCondition::OncePerWindowElsewhere: return 2;
+    case EventCondition::NotBoundary: return 1;
+    case EventCondition::EveryMicroBatch: return 0;
+    }
+    return 0;
+  };
+  std::optional<int64_t> steps =
+      window.steps.expr ? facts.constantInt(window.steps) : std::nullopt;
+  int64_t boundary = canonicalResidue(window.residue, steps);
+  for (const Guard &guard : raw.guards) {
+    std::optional<ParsedGuard> parsed =
+        parseGuard(guard.condition, guard.frame, guard.negated, facts);
+    bool sameWindow = false;
+    if (parsed) {
+      const WindowPattern &p = parsed->pattern;
+      if (p.steps.expr && window.steps.expr)
+        sameWindow = facts.sameValue(p.steps, window.steps);
+      else if (!p.steps.expr)
+        sameWindow = p.counter && p.counter == window.counter;
+    }
+    if (!sameWindow) {
+      unrelated = true;
+      continue;
+    }
+    int64_t residue = canonicalResidue(parsed->pattern.residue, steps);
+    EventCondition condition = EventCondition::EveryMicroBatch;
+    if (residue == boundary)
+      condition = parsed->holds ? EventCondition::Boundary : EventCondition::NotBoundary;
+    else if (parsed->holds)
+      condition = residue == canonicalResidue(window.residue + 1, steps)
+                      ? EventCondition::WindowStart
+                      : EventCondition::OncePerWindowElsewhere;
+    else
+      unrelated = true;
+    if (rank(condition) > rank(result))
+      result = condition;
+  }
+  return result;
+}
+
+SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
+  SymbolicValue value;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop)) {
+    if (auto *cond = dyn_cast_or_null<BinaryOperator>(stripCasts(forStmt->getCond()))) {
+      if (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_NE)
+        return facts.symbolic({cond->getRHS(), nullptr});
+      if (cond->getOpcode() == BO_GT)
+        return facts.symbolic({cond->getLHS(), nullptr});
+    }
+  }
+  if (auto *range = dyn_cast<CXXForRangeStmt>(loop)) {
+    const Expr *init = range->getRangeInit();
+    if (auto *call = dyn_cast<CallExpr>(stripCasts(init))) {
+      // torch::chunk(batch, N) / batch.chunk(N) / batch.split(size)
+      const FunctionDecl *callee = call->getDirectCallee();
+      if (callee && callee->getIdentifier() && callee->getName() == "chunk" &&
+          call->getNumArgs() >= 1) {
+        const Expr *count =
+            isa<CXXMemberCallExpr>(call) ? call->getArg(0)
+                                         : (call->getNumArgs() >= 2 ? call->getArg(1) : nullptr);
+        if (count)
+          return facts.symbolic({count, nullptr});
+      }
+    }
+    value = facts.symbolic({init, nullptr});
+    value.constant.reset();
+    value.text = value.text.empty() ? "the inner loop's length" : value.text + ".size()";
+    return value;
+  }
+  value.text = "the inner loop's trip count";
+  value.loc = loop->getBeginLoc();
+  return value;
+}
+
+/// Events up to a step() that runs on every micro-batch belong to that
+/// (non-accumulating) optimizer, not to the window.
+void markEveryStepSegments(TrainingLoop &loop) {
+  if (!loop.window)
+    return;
+  size_t segmentStart = 0;
+  for (size_t i = 0; i < loop.events.size(); ++i) {
+    const TrainingEvent &event = loop.events[i];
+    if (event.kind != EventKind::Step)
+      continue;
+    if (event.condition == EventCondition::EveryMicroBatch && !event.insideInnerLoop)
+      for (size_t j = segmentStart; j <= i; ++j)
+        loop.events[j].steppedEveryMicroBatch = true;
+    segmentStart = i + 1;
+  }
+}
+
+} // namespace
+
+std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawEvent> &raws,
+                                             const Stmt *loopStmt, const FunctionDecl *function) {
+  std::set<const Stmt *> backwardLoops;
+  for (const RawEvent &raw : raws)
+    if (raw.event.kind == EventKind::Backward)
+      for (const Stmt *loop : raw.loopPath)
+        backwardLoops.insert(loop);
+
+  std::vector<RawEvent *> top, steps, backwards;
+  for (RawEvent &raw : raws) {
+    if (microBatchLoopOf(raw, backwardLoops))
+      continue;
+    top.push_back(&raw);
+    if (raw.event.kind == EventKind::Step)
+      steps.push_back(&raw);
+    if (raw.event.kind == EventKind::Backward)
+      backwards.push_back(&raw);
+  }
+  if (steps.empty())
+    return std::nullopt;
+
+  TrainingLoop loop;
+  loop.kind = loopStmt ? LoopKind::Loop : LoopKind::StepFunction;
+  loop.loop = loopStmt;
+  loop.function = function;
+  loop.loc = loopStmt ? loopStmt->getBeginLoc()
+                      : (function ? function->getLocation() : SourceLocation());
+  std::vector<RawEvent> kept;
+
+  if (!backwards.empty()) {
+    // A flat window: the boundary guard sits on step().
+    std::optional<WindowPattern> window;
+    Guard matched;
+    for (RawEvent *step : steps) {
+      for (const Guard &guard : step->guards) {
+        std::optional<ParsedGuard> parsed =
+            parseGuard(guard.condition, guard.frame, guard.negated, facts);
+        if (parsed && parsed->holds && parsed->pattern.steps.expr) {
+          window = parsed->pattern;
+          matched = guard;
+          break;
+        }
+      }
+      if (window)
+        break;
+    }
+    ResolvedExpr stepsExpr;
+    if (window) {
+      AccumulationWindow accumulation;
+      accumulation.steps = facts.symbolic(window->steps);
+      accumulation.guard.form = window->form;
+      // The condition as written at the guard (not the flag's or helper's inside).
+      accumulation.guard.condition = matched.condition;
+      accumulation.guard.viaEarlyContinue = matched.earlyExit;
+      accumulation.guard.counter = window->counter;
+      accumulation.guard.residue = window->residue;
+      accumulation.guard.viaFlag = window->viaFlag;
+      accumulation.guard.viaHelper = window->viaHelper;
+      accumulation.guard.lastBatchExtension = window->lastBatchExtension;
+      accumulation.guard.loc = matched.condition->getBeginLoc();
+      loop.window = accumulation;
+      stepsExpr = window->steps;
+    } else if (!loopStmt) {
+      return std::nullopt; // a plain step function without a window
+    }
+    for (RawEvent *raw : top) {
+      if (window) {
+        bool unrelated = false;
+        raw->event.condition = classify(facts, *raw, *window, unrelated);
+        raw->event.guardedByUnrelatedCondition = unrelated;
+      } else {
+        raw->event.guardedByUnrelatedCondition = !raw->guards.empty();
+      }
+      kept.push_back(*raw);
+    }
+    finishFactors(facts, loop, kept, stepsExpr);
+  } else {
+    // A nested window: an inner loop runs backward() per micro-batch and
+    // step() follows it.
+    if (!loopStmt)
+      return std::nullopt;
+    const Stmt *inner = nullptr;
+    unsigned first = ~0u, last = 0;
+    for (const RawEvent &raw : raws) {
+      const Stmt *micro = microBatchLoopOf(raw, backwardLoops);
+      if (!micro || (inner && micro != inner))
+        continue;
+      if (!raw.loopPath.empty() && raw.loopPath.front() != micro)
+        continue; // only an inner loop directly in this loop's body
+      inner = micro;
+      first = std::min(first, raw.event.order);
+      last = std::max(last, raw.event.order);
+    }
+    if (!inner)
+      return std::nullopt;
+    // An inner loop that steps itself is a flat window of its own.
+    for (const RawEvent &raw : raws)
+      if (raw.event.kind == EventKind::Step && microBatchLoopOf(raw, backwardLoops) == inner)
+        return std::nullopt;
+    bool stepAfter = false;
+    for (RawEvent *step : steps)
+      stepAfter = stepAfter || step->event.order > last;
+    if (!stepAfter)
+      return std::nullopt;
+    AccumulationWindow accumulation;
+    accumulation.steps = tripCount(facts, inner);
+    accumulation.guard.form = GuardForm::NestedLoop;
+    accumulation.guard.innerLoop = inner;
+    accumulation.guard.loc = inner->getBeginLoc();
+    loop.window = accumulation;
+    for (RawEvent &raw : raws) {
+      const Stmt *micro = microBatchLoopOf(raw, backwardLoops);
+      if (micro && micro != inner)
+        continue;
+      if (micro) {
+        raw.event.insideInnerLoop = true;
+        raw.event.condition = EventCondition::EveryMicroBatch;
+      } else {
+        raw.event.condition = raw.event.order < first ? EventCondition::WindowStart
+                                                      : EventCondition::Boundary;
+      }
+      raw.event.guardedByUnrelatedCondition = !raw.guards.empty();
+      kept.push_back(raw);
+    }
+    ResolvedExpr stepsExpr{accumulation.steps.expr, nullptr};
+    finishFactors(facts, loop, kept, stepsExpr);
+  }
+
+  std::sort(kept.begin(), kept.end(), [](const RawEvent &a, const RawEvent &b) {
+    return a.event.order < b.event.order;
+  });
+  for (RawEvent &raw : kept)
+    loop.events.push_back(std::move(raw.event));
+  markEveryStepSegments(loop);
+  return loop;
+}
+
+} // namespace gradlint::builder
