@@ -1,7 +1,7 @@
 // A training loop as a small program the runtime can execute: the events of
 // one micro-batch, in order, each with the condition under which it runs.
-// The analyzer lowers its training-loop model into this (checks/model/
-// Lowering.h); the interpreter runs it against the large-batch reference.
+// The analyzer lowers its training-loop model into this (confirm/Lowering.h);
+// the interpreter runs it against the large-batch reference.
 #pragma once
 
 #include "Batch.h"

@@ -2,13 +2,12 @@
 
 #include "driver/analysis/Analyzer.h"
 #include "checks/Check.h"
-#include "driver/analysis/CompilationSetup.h"
 #include "driver/config/Config.h"
 #include "driver/analysis/Isolation.h"
 #include "driver/lsp/JsonRpc.h"
-#include "driver/cli/Options.h"
 #include "driver/output/Output.h"
 #include "driver/cache/PreambleCache.h"
+#include "driver/config/CheckSelection.h"
 #include "driver/config/Suppressions.h"
 
 #include "llvm/Support/Path.h"
@@ -262,7 +261,7 @@ struct WaitingCodeAction {
 class LanguageServer {
 public:
   LanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
-                 const Options &commandLine)
+                 const SetupOptions &commandLine)
       : reader_(in), writer_(out), log_(log), commandLine_(commandLine) {}
 
   int run();
@@ -299,7 +298,7 @@ private:
   RpcWriter writer_;
   std::ostream &log_;
   std::mutex logMutex_;
-  Options commandLine_; ///< the cache options of `gradlint lsp ...`
+  SetupOptions commandLine_; ///< the cache options of `gradlint lsp ...`
 
   // Read by the worker after initialize, written once before it starts.
   std::unique_ptr<CompilationSetup> setup_;
@@ -444,7 +443,8 @@ json LanguageServer::initialize(const json &params) {
       if (offered == "utf-8")
         encoding_ = PositionEncoding::Utf8;
 
-  Options options = commandLine_;
+  SetupOptions options = commandLine_;
+  std::string checks; // the command line of `gradlint lsp` sets none
   json settings = params.contains("initializationOptions") &&
                           params["initializationOptions"].is_object()
                       ? params["initializationOptions"]
@@ -453,7 +453,7 @@ json LanguageServer::initialize(const json &params) {
     debounceMs_ = static_cast<int>(
         std::clamp(settings["debounceMs"].get<double>(), 0.0, double(kMaxDebounceMs)));
   if (settings.contains("checks") && settings["checks"].is_string())
-    options.checks = settings["checks"];
+    checks = settings["checks"];
   if (settings.contains("compileCommandsDir") && settings["compileCommandsDir"].is_string())
     options.buildPath = settings["compileCommandsDir"];
 
@@ -480,10 +480,10 @@ json LanguageServer::initialize(const json &params) {
   for (const CheckFactory &factory : allChecks())
     registeredChecks_.push_back(factory.id);
   std::vector<std::string> ignored;
-  if (auto error = selectChecks(options.checks, registeredChecks_, ignored))
+  if (auto error = selectChecks(checks, registeredChecks_, ignored))
     logToClient(kMessageWarning, "initializationOptions.checks: " + *error + "; ignored");
   else
-    commandLineChecks_ = options.checks;
+    commandLineChecks_ = checks;
   if (auto error = CompilationSetup::create(options, setup_)) {
     logToClient(kMessageWarning, *error + "; looking for compile_commands.json beside each file");
     options.buildPath.clear();
@@ -871,7 +871,7 @@ std::vector<PublishedFinding> LanguageServer::toPublished(const AnalysisJob &job
 } // namespace
 
 int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
-                      const Options &commandLine) {
+                      const SetupOptions &commandLine) {
   LanguageServer server(in, out, log, commandLine);
   return server.run();
 }
