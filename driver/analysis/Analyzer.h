@@ -1,5 +1,7 @@
 // Analyses one translation unit: parse with Clang, build the training-loop
 // model, run the enabled checks, resolve the findings to file/line/column.
+// Loops for --confirm and --emit-runs are only lowered here; the caller runs
+// them afterwards (runLoweredLoops), in the same process as the analysis.
 #pragma once
 
 #include "driver/analysis/CompilationSetup.h"

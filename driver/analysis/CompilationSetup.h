@@ -3,10 +3,11 @@
 // API model stands in for the real headers.
 #pragma once
 
-#include "driver/cli/Options.h"
+#include "driver/analysis/FileCommand.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,10 +20,16 @@ namespace gradlint {
 class PreambleCache;
 class Prefilter;
 
-struct FileCommand {
-  std::string directory;          ///< the working directory of the compile
-  std::vector<std::string> args;  ///< argv, compiler first, file last
-  bool usesApiModel = false;      ///< <torch/torch.h> was not on the include path
+/// Where compile commands come from and which speed-ups are on; filled from
+/// the command line or from an editor's initializationOptions.
+struct SetupOptions {
+  std::string buildPath;                 ///< -p: compile_commands.json's directory
+  bool haveCompilerArgs = false;         ///< "--" was given
+  std::vector<std::string> compilerArgs; ///< everything after "--"
+  bool noCache = false;
+  std::string cacheDir;                  ///< "": PreambleCache::defaultDirectory()
+  uint64_t cacheMaxBytes = 0;            ///< 0: no limit
+  bool noPrefilter = false;
 };
 
 class CompilationSetup {
@@ -31,7 +38,7 @@ public:
   ~CompilationSetup();
 
   /// Returns a one-line error when -p names no usable compilation database.
-  static std::optional<std::string> create(const Options &options,
+  static std::optional<std::string> create(const SetupOptions &options,
                                            std::unique_ptr<CompilationSetup> &out);
 
   /// The command for one file (absolute path). Thread-safe.
@@ -64,10 +71,6 @@ private:
   /// Auto-detected databases, by the directory they were searched from.
   std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
 };
-
-/// A command as one JSON text, and back (nullopt: not a command's JSON).
-std::string encodeCommand(const FileCommand &command);
-std::optional<FileCommand> decodeCommand(const std::string &text);
 
 /// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.
 bool headerReachable(const std::vector<std::string> &args, const std::string &directory,

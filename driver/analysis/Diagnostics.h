@@ -10,6 +10,10 @@
 
 namespace gradlint {
 
+/// The check id of the findings --report-unused-suppressions adds; here so that
+/// the outputs (SARIF's rule list) need not include the suppression machinery.
+inline const char *const kUnusedSuppressionCheck = "gradlint-unused-suppression";
+
 struct Location {
   std::string file;
   unsigned line = 0;

@@ -174,17 +174,6 @@ ChildRequest takeChildRequest(std::vector<const char *> &args) {
   return child;
 }
 
-void restrictToChildFile(const ChildRequest &child, Options &options) {
-  options.files = {child.file};
-  options.diffRange.clear();
-  options.diffFile.clear();
-  options.fix = options.fixDryRun = false;
-  options.exportFixesFile.clear();
-  options.jobs = 1;
-  if (!child.command.empty())
-    options.buildPath.clear(); // the parent sent the command: no database to read
-}
-
 /// A temporary file for a child's stderr. Removed unless keep() is called.
 class ChildLog {
 public:
@@ -230,8 +219,8 @@ int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &a
   _exit(written ? 0 : 3);
 }
 
-Isolator::Isolator(int argc, char **argv, const Options &options)
-    : enabled_(options.isolate), timeoutSeconds_(options.timeoutSeconds) {
+Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings)
+    : enabled_(settings.enabled), timeoutSeconds_(settings.timeoutSeconds) {
   executable_ = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&signalName));
   for (int i = 1; i < argc; ++i)
     arguments_.push_back(argv[i]);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "driver/analysis/Analyzer.h"
-#include "driver/cli/Options.h"
 
 #include <functional>
 #include <string>
@@ -24,10 +23,6 @@ struct ChildRequest {
 /// Removes the hidden child flags from `args` (argv) and returns them.
 ChildRequest takeChildRequest(std::vector<const char *> &args);
 
-/// Narrows the options of a child to its one file. The parent alone reads
-/// diffs (and stdin) and writes outputs, so the child drops those.
-void restrictToChildFile(const ChildRequest &child, Options &options);
-
 /// Runs `analyse` on a thread with a 512 MiB stack (Clang's parser recurses
 /// once per nesting level) and waits for it.
 FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse);
@@ -36,11 +31,17 @@ FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse);
 /// result to the parent. Returns the process's exit status.
 int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse);
 
+/// How the parent runs the analyses.
+struct IsolationSettings {
+  bool enabled = true;        ///< false: in this process (--no-isolation)
+  double timeoutSeconds = 0;  ///< per file (--timeout); 0 means none
+};
+
 /// Parent side: analyses files in children, or in-process with --no-isolation.
 class Isolator {
 public:
   /// `argv` is this process's command line, as main received it.
-  Isolator(int argc, char **argv, const Options &options);
+  Isolator(int argc, char **argv, const IsolationSettings &settings);
 
   /// `inProcess` is the analysis itself, run here when isolation is off.
   /// `command` (encodeCommand) goes to the child, so that it need not look it up.

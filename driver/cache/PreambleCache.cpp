@@ -18,6 +18,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
@@ -261,6 +263,27 @@ bool isPreambleLoadFailure(unsigned diagnosticId) {
   return (diagnosticId >= clang::diag::DIAG_START_SERIALIZATION &&
           diagnosticId < clang::diag::DIAG_START_LEX) ||
          diagnosticId == clang::diag::err_fe_unable_to_load_pch;
+}
+
+std::optional<uint64_t> parseByteSize(const std::string &text) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits == 0 || digits > 19 || text.size() - digits > 1)
+    return std::nullopt;
+  uint64_t number = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
+  unsigned shift = 0;
+  if (digits < text.size()) {
+    switch (std::toupper(static_cast<unsigned char>(text[digits]))) {
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    default: return std::nullopt;
+    }
+  }
+  if (number > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return number << shift;
 }
 
 PreambleCache::PreambleCache(std::string directory, uint64_t maxBytes)

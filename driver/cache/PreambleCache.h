@@ -18,7 +18,7 @@
 // counted or deleted.
 #pragma once
 
-#include "driver/analysis/CompilationSetup.h"
+#include "driver/analysis/FileCommand.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -41,6 +41,10 @@ struct IncludePrefix {
   size_t bytes = 0;               ///< main file bytes the prefix covers; ends after a newline
 };
 IncludePrefix includePrefixOf(llvm::StringRef contents);
+
+/// A cache size limit: "<n>", "<n>K", "<n>M" or "<n>G" (powers of 1024, either
+/// case) in bytes; nullopt when malformed or too large.
+std::optional<uint64_t> parseByteSize(const std::string &text);
 
 /// Whether a clang diagnostic says a PCH could not be loaded (missing,
 /// corrupt, out of date, built with other options).

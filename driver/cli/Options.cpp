@@ -1,11 +1,10 @@
 #include "driver/cli/Options.h"
 
-#include "llvm/Support/GlobPattern.h"
+#include "driver/cache/PreambleCache.h"
 
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
-#include <set>
 
 namespace gradlint {
 
@@ -119,27 +118,6 @@ bool takeCacheOption(const std::string &arg, int &i, int argc, const char *const
 }
 
 } // namespace
-
-std::optional<uint64_t> parseByteSize(const std::string &text) {
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
-    ++digits;
-  if (digits == 0 || digits > 19 || text.size() - digits > 1)
-    return std::nullopt;
-  uint64_t number = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
-  unsigned shift = 0;
-  if (digits < text.size()) {
-    switch (std::toupper(static_cast<unsigned char>(text[digits]))) {
-    case 'K': shift = 10; break;
-    case 'M': shift = 20; break;
-    case 'G': shift = 30; break;
-    default: return std::nullopt;
-    }
-  }
-  if (number > (UINT64_MAX >> shift))
-    return std::nullopt;
-  return number << shift;
-}
 
 std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
                                                       Options &options) {
@@ -273,50 +251,6 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
   if (!error && !options.isolate && options.timeoutSeconds > 0)
     error = "--timeout needs isolation; it cannot be used with --no-isolation";
   return error;
-}
-
-std::optional<std::string> selectChecks(const std::string &globs,
-                                        const std::vector<std::string> &available,
-                                        std::vector<std::string> &enabled) {
-  std::set<std::string> on(available.begin(), available.end());
-  size_t start = 0;
-  while (start <= globs.size()) {
-    size_t comma = globs.find(',', start);
-    std::string glob = globs.substr(start, comma == std::string::npos ? std::string::npos
-                                                                      : comma - start);
-    start = comma == std::string::npos ? globs.size() + 1 : comma + 1;
-    // Trim whitespace, as clang-tidy does.
-    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.front())))
-      glob.erase(glob.begin());
-    while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.back())))
-      glob.pop_back();
-    if (glob.empty())
-      continue;
-    bool disable = glob[0] == '-';
-    std::string pattern = disable ? glob.substr(1) : glob;
-    auto compiled = llvm::GlobPattern::create(pattern);
-    if (!compiled) {
-      llvm::consumeError(compiled.takeError());
-      return "invalid check glob '" + glob + "'";
-    }
-    bool matched = false;
-    for (const std::string &id : available) {
-      if (!compiled->match(id))
-        continue;
-      matched = true;
-      if (disable)
-        on.erase(id);
-      else
-        on.insert(id);
-    }
-    if (!matched && pattern != "*")
-      return "unknown check '" + pattern + "' (see --list-checks)";
-  }
-  enabled.clear();
-  for (const std::string &id : available)
-    if (on.count(id))
-      enabled.push_back(id);
-  return std::nullopt;
 }
 
 } // namespace gradlint

@@ -54,16 +54,6 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
 std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
                                                       Options &options);
 
-/// "<n>", "<n>K", "<n>M" or "<n>G" (powers of 1024, either case) in bytes;
-/// nullopt when malformed or too large.
-std::optional<uint64_t> parseByteSize(const std::string &text);
-
-/// Applies clang-tidy style globs ("-*,accum-*") to the registered check ids,
-/// in order. Returns a one-line error for a glob that matches no check.
-std::optional<std::string> selectChecks(const std::string &globs,
-                                        const std::vector<std::string> &available,
-                                        std::vector<std::string> &enabled);
-
 const char *usageText();
 
 } // namespace gradlint

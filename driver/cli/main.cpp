@@ -2,6 +2,7 @@
 #include "driver/analysis/Analyzer.h"
 #include "checks/Check.h"
 #include "driver/analysis/CompilationSetup.h"
+#include "driver/config/CheckSelection.h"
 #include "driver/config/Config.h"
 #include "driver/cli/DiffFilter.h"
 #include "driver/fix/FixApplier.h"
@@ -85,6 +86,32 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
               << " bytes) to keep the cache under --cache-max-size\n";
 }
 
+/// Narrows the options of an isolated child to its one file. The parent alone
+/// reads diffs (and stdin) and writes outputs, so the child drops those.
+void restrictToChildFile(const ChildRequest &child, Options &options) {
+  options.files = {child.file};
+  options.diffRange.clear();
+  options.diffFile.clear();
+  options.fix = options.fixDryRun = false;
+  options.exportFixesFile.clear();
+  options.jobs = 1;
+  if (!child.command.empty())
+    options.buildPath.clear(); // the parent sent the command: no database to read
+}
+
+/// What the compilation setup takes from the command line (`gradlint lsp`'s too).
+SetupOptions setupOptionsOf(const Options &options) {
+  SetupOptions setup;
+  setup.buildPath = options.buildPath;
+  setup.haveCompilerArgs = options.haveCompilerArgs;
+  setup.compilerArgs = options.compilerArgs;
+  setup.noCache = options.noCache;
+  setup.cacheDir = options.cacheDir;
+  setup.cacheMaxBytes = options.cacheMaxBytes;
+  setup.noPrefilter = options.noPrefilter;
+  return setup;
+}
+
 int usageError(const std::string &message) {
   std::cerr << "gradlint: error: " << message << '\n';
   return 2;
@@ -104,7 +131,7 @@ int main(int argc, char **argv) {
     Options serverOptions;
     if (auto error = parseLanguageServerOptions(argc - 1, argv + 1, serverOptions))
       return usageError(*error);
-    return runLanguageServer(std::cin, std::cout, std::cerr, serverOptions);
+    return runLanguageServer(std::cin, std::cout, std::cerr, setupOptionsOf(serverOptions));
   }
 
   std::vector<const char *> args(argv, argv + argc);
@@ -235,12 +262,12 @@ int main(int argc, char **argv) {
     loopRuns.emitRunsBackend = backend;
   }
 
+  SetupOptions setupOptions = setupOptionsOf(options);
   std::unique_ptr<CompilationSetup> setup;
-  if (auto error = CompilationSetup::create(options, setup)) {
+  if (auto error = CompilationSetup::create(setupOptions, setup)) {
     result.errors.push_back({options.buildPath, *error});
-    Options fallback = options;
-    fallback.buildPath.clear();
-    CompilationSetup::create(fallback, setup);
+    setupOptions.buildPath.clear();
+    CompilationSetup::create(setupOptions, setup);
   }
 
   if (child.active && !child.command.empty()) {
@@ -258,7 +285,7 @@ int main(int argc, char **argv) {
         analysis.childCacheUse = cacheUseOf(*cache);
       return analysis;
     });
-  Isolator isolator(argc, argv, options);
+  Isolator isolator(argc, argv, {options.isolate, options.timeoutSeconds});
 
   std::vector<FileAnalysis> analyses(options.files.size());
   std::atomic<size_t> next{0};

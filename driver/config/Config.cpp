@@ -1,6 +1,6 @@
 #include "driver/config/Config.h"
 
-#include "driver/cli/Options.h"
+#include "driver/config/CheckSelection.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -14,9 +14,6 @@
 
 namespace gradlint {
 
-/// The check id of the findings --report-unused-suppressions adds.
-inline const char *const kUnusedSuppressionCheck = "gradlint-unused-suppression";
-
 struct SuppressionFile;
 
 class SuppressionIndex {

@@ -4,7 +4,7 @@
 // fixes.
 #pragma once
 
-#include "driver/cli/Options.h"
+#include "driver/analysis/CompilationSetup.h"
 
 #include <istream>
 #include <ostream>
@@ -17,6 +17,6 @@ namespace gradlint {
 /// the exit code: 0 after shutdown + exit, 1 when the client exits (or closes
 /// `in`) without asking for shutdown first.
 int runLanguageServer(std::istream &in, std::ostream &out, std::ostream &log,
-                      const Options &commandLine);
+                      const SetupOptions &commandLine);
 
 } // namespace gradlint

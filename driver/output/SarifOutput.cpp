@@ -5,7 +5,6 @@
 
 #include "checks/Check.h"
 #include "driver/config/Rules.h"
-#include "driver/config/Suppressions.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
