@@ -19,8 +19,8 @@ std::string describeSteps(const TrainingLoop &loop) {
 FindingNote windowNote(const TrainingLoop &loop, const CheckContext &context) {
   const AccumulationWindow &window = *loop.window;
   const TrainingEvent *step = loop.boundaryStep();
-  std::string stepAt = step ? "step() at line " + std::to_string(context.line(step->loc))
-                            : "step()";
+  std::string stepAt =
+      step ? "step() at line " + std::to_string(context.line(step->loc)) : "step()";
   std::string message;
   if (window.guard.form == GuardForm::NestedLoop) {
     message = "accumulation window: this inner loop runs backward() on " + describeSteps(loop) +

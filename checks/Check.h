@@ -35,14 +35,11 @@ struct Finding {
 /// What a check sees of the translation unit besides the loop.
 class CheckContext {
 public:
-  CheckContext(const ValueFacts &facts, std::vector<Finding> &out)
-      : facts_(facts), out_(out) {}
+  CheckContext(const ValueFacts &facts, std::vector<Finding> &out) : facts_(facts), out_(out) {}
 
   const ValueFacts &facts() const { return facts_; }
   clang::ASTContext &astContext() const { return facts_.context(); }
-  const clang::SourceManager &sourceManager() const {
-    return facts_.context().getSourceManager();
-  }
+  const clang::SourceManager &sourceManager() const { return facts_.context().getSourceManager(); }
   unsigned line(clang::SourceLocation loc) const;
   std::string text(const clang::Expr *expr) const { return facts_.text(expr); }
   void report(Finding finding) { out_.push_back(std::move(finding)); }
@@ -96,7 +93,7 @@ struct CheckRegistration {
 ///   GRADLINT_REGISTER_CHECK(MisplacedZeroGradCheck, "accum-misplaced-zero-grad", 1)
 /// The anchor variable lets the registry pull the check's object file out of
 /// the static library (CMake generates the list of anchors from checks/*Check.cpp).
-#define GRADLINT_REGISTER_CHECK(CheckClass, id, order)                                        \
-  static const ::gradlint::CheckRegistration CheckClass##Registration(                          \
-      order, id, [] { return std::unique_ptr<::gradlint::Check>(new CheckClass(id)); });      \
+#define GRADLINT_REGISTER_CHECK(CheckClass, id, order)                                             \
+  static const ::gradlint::CheckRegistration CheckClass##Registration(                             \
+      order, id, [] { return std::unique_ptr<::gradlint::Check>(new CheckClass(id)); });           \
   int CheckClass##Anchor = 0;

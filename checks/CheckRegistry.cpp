@@ -28,8 +28,9 @@ const std::vector<CheckFactory> &allChecks() {
     static volatile int anchors = referenceCheckAnchors();
     (void)anchors;
     std::vector<CheckFactory> sorted = registered();
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const CheckFactory &a, const CheckFactory &b) { return a.order < b.order; });
+    std::stable_sort(
+        sorted.begin(), sorted.end(),
+        [](const CheckFactory &a, const CheckFactory &b) { return a.order < b.order; });
     return sorted;
   }();
   return checks;

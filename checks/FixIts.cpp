@@ -154,8 +154,7 @@ const clang::Stmt *eventStatement(const TrainingLoop &loop, const TrainingEvent 
   bool guarded = false;
   while (node) {
     const clang::Stmt *parent = parentStmt(node, context);
-    if (!parent || parent == loop.loop ||
-        (loop.window && parent == loop.window->guard.innerLoop))
+    if (!parent || parent == loop.loop || (loop.window && parent == loop.window->guard.innerLoop))
       return nullptr;
     if (llvm::isa<clang::CompoundStmt>(parent) && isMicroBatchBlock(parent, loop))
       return guarded ? nullptr : node;
@@ -219,8 +218,8 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
     branchOf = nullptr;
   if (!branchOf && !target->wholeLines)
     return std::nullopt;
-  std::string indentation = branchOf ? branchIndentation(*branchOf, *target, context)
-                                     : indentationOf(*target);
+  std::string indentation =
+      branchOf ? branchIndentation(*branchOf, *target, context) : indentationOf(*target);
   std::string text;
   FindingFix fix;
   fix.description = std::move(description);
@@ -240,13 +239,12 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
   }
   if (branchOf) {
     // `if (c) step();` becomes a block: `if (c) {\n step();\n moved\n }`.
-    clang::SourceLocation opener = anchor == branchOf->getThen()
-                                       ? branchOf->getRParenLoc()
-                                       : branchOf->getElseLoc();
+    clang::SourceLocation opener =
+        anchor == branchOf->getThen() ? branchOf->getRParenLoc() : branchOf->getElseLoc();
     if (opener.isInvalid() || opener.isMacroID())
       return std::nullopt;
-    unsigned from = sm.getFileOffset(
-        clang::Lexer::getLocForEndOfToken(opener, 0, sm, context.getLangOpts()));
+    unsigned from =
+        sm.getFileOffset(clang::Lexer::getLocForEndOfToken(opener, 0, sm, context.getLangOpts()));
     if (from > target->begin || (moved->begin < target->end && from < moved->end))
       return std::nullopt;
     std::string anchorLine =
@@ -289,8 +287,7 @@ std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContex
   if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID())
     return std::nullopt;
   std::string text = clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(range),
-                                                 context.getSourceManager(),
-                                                 context.getLangOpts())
+                                                 context.getSourceManager(), context.getLangOpts())
                          .str();
   if (text.empty())
     return std::nullopt;
@@ -299,8 +296,8 @@ std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContex
                            clang::ParenExpr, clang::MemberExpr>(bare);
   if (const auto *call = llvm::dyn_cast<clang::CallExpr>(bare)) {
     const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
-    primary = !op || op->getOperator() == clang::OO_Call || op->getOperator() == clang::OO_Subscript ||
-              op->getOperator() == clang::OO_Arrow;
+    primary = !op || op->getOperator() == clang::OO_Call ||
+              op->getOperator() == clang::OO_Subscript || op->getOperator() == clang::OO_Arrow;
   }
   if (llvm::isa<clang::CXXMemberCallExpr>(bare))
     primary = true;

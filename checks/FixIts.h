@@ -61,8 +61,7 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
                                         clang::ASTContext &context);
 
 /// Deletes `statement` (its whole lines when it stands alone on them).
-std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
-                                          clang::ASTContext &context);
+std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement, clang::ASTContext &context);
 
 /// Replaces the source of `expr` with `replacement`.
 std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement);

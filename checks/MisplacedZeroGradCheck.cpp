@@ -48,12 +48,12 @@ std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent
       std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
       if (!removal)
         return std::nullopt;
-      return FindingFix{"delete the reset: the boundary branch already resets after step()",
-                        true, {*removal}};
+      return FindingFix{
+          "delete the reset: the boundary branch already resets after step()", true, {*removal}};
     }
-  std::optional<FindingFix> fix = fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/true,
-                               "move the reset into the boundary branch, right after step()",
-                               ast);
+  std::optional<FindingFix> fix =
+      fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/true,
+                            "move the reset into the boundary branch, right after step()", ast);
   if (fix)
     fix->safe = fixits::isTheCallAlone(statement, reset, ast);
   return fix;
@@ -110,19 +110,22 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
       if (reset->order < firstBackward)
         continue; // at the window start, before any gradient of the window exists
       message = "gradient reset at the window start runs after backward(); it discards the "
-                "first micro-batch's gradient of every window of " + steps + " micro-batches";
+                "first micro-batch's gradient of every window of " +
+                steps + " micro-batches";
       break;
     case EventCondition::EveryMicroBatch:
-      message = "gradient reset runs on every micro-batch of an accumulation window of " +
-                steps + "; it discards the gradients of the earlier micro-batches, so step() at "
-                "line " + std::to_string(stepLine) + " applies only the last micro-batch's " +
+      message = "gradient reset runs on every micro-batch of an accumulation window of " + steps +
+                "; it discards the gradients of the earlier micro-batches, so step() at "
+                "line " +
+                std::to_string(stepLine) + " applies only the last micro-batch's " +
                 (lossDividedBySteps ? "gradient / N" : "gradient") +
                 " instead of the window's accumulated gradient";
       break;
     case EventCondition::NotBoundary:
     case EventCondition::OncePerWindowElsewhere:
       message = "gradient reset runs between backward() and step() of an accumulation window "
-                "of " + steps + "; it discards the gradients accumulated so far in the window";
+                "of " +
+                steps + "; it discards the gradients accumulated so far in the window";
       break;
     }
     Finding result = finding(loop.reportLocation(*reset), message);

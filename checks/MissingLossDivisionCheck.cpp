@@ -35,8 +35,8 @@ std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEv
     // N must be visible where backward() runs: not a local declared after it.
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(steps.expr->IgnoreParenImpCasts()))
       if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
-        if (var->hasLocalStorage() &&
-            !context.sourceManager().isBeforeInTranslationUnit(var->getLocation(), call->getBeginLoc()))
+        if (var->hasLocalStorage() && !context.sourceManager().isBeforeInTranslationUnit(
+                                          var->getLocation(), call->getBeginLoc()))
           return std::nullopt;
     stepsText = fixits::operandText(steps.expr, ast);
   } else if (steps.constant) {
@@ -50,8 +50,8 @@ std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEv
       fixits::replaceExpr(loss, "(" + *lossText + " / " + *stepsText + ")");
   if (!edit)
     return std::nullopt;
-  return FindingFix{"divide the loss by " + *stepsText + " where it enters backward()", true,
-                    {*edit}};
+  return FindingFix{
+      "divide the loss by " + *stepsText + " where it enters backward()", true, {*edit}};
 }
 
 } // namespace
@@ -78,14 +78,14 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
         loop.reportLocation(*backward),
         "loss passed to backward() is not divided by the accumulation steps (" + steps +
             "); backward() sums the gradients of the N micro-batches, so step() at line " +
-            std::to_string(context.line(step->loc)) +
-            " applies N times the large-batch gradient");
+            std::to_string(context.line(step->loc)) + " applies N times the large-batch gradient");
     result.fix = divisionFix(loop, *backward, context);
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({backward->loc, "fix: divide the loss by " + stepsText +
                                                " before backward(), e.g. (loss / " + stepsText +
                                                ").backward(), or divide the gradients by " +
-                                               stepsText + " in the boundary branch before step()"});
+                                               stepsText +
+                                               " in the boundary branch before step()"});
     context.report(std::move(result));
   }
 }

@@ -25,12 +25,12 @@ std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent 
       std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
       if (!removal)
         return std::nullopt;
-      return FindingFix{"delete the clipping: the boundary branch already clips before step()",
-                        true, {*removal}};
+      return FindingFix{
+          "delete the clipping: the boundary branch already clips before step()", true, {*removal}};
     }
-  std::optional<FindingFix> fix = fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/false,
-                               "move the clipping into the boundary branch, right before step()",
-                               ast);
+  std::optional<FindingFix> fix =
+      fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/false,
+                            "move the clipping into the boundary branch, right before step()", ast);
   if (fix)
     fix->safe = fixits::isTheCallAlone(statement, clip, ast);
   return fix;
@@ -51,15 +51,16 @@ void PerMicroBatchClipCheck::check(const TrainingLoop &loop, CheckContext &conte
     std::string when = clip->condition == EventCondition::EveryMicroBatch
                            ? "on every micro-batch"
                            : "before the last micro-batch";
-    Finding result = finding(
-        loop.reportLocation(*clip),
-        "gradient clipping runs " + when + " of an accumulation window of " + steps +
-            "; it clips a partial sum of the window's gradients and rescales the earlier "
-            "micro-batches again each time, instead of clipping the accumulated gradient "
-            "once before step()");
+    Finding result =
+        finding(loop.reportLocation(*clip),
+                "gradient clipping runs " + when + " of an accumulation window of " + steps +
+                    "; it clips a partial sum of the window's gradients and rescales the earlier "
+                    "micro-batches again each time, instead of clipping the accumulated gradient "
+                    "once before step()");
     result.fix = clipFix(loop, *clip, *step, context);
     result.notes.push_back(windowNote(loop, context));
-    result.notes.push_back({step->loc, "fix: clip in the boundary branch, right before this step()"});
+    result.notes.push_back(
+        {step->loc, "fix: clip in the boundary branch, right before this step()"});
     context.report(std::move(result));
   }
 }

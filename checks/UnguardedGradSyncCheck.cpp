@@ -30,8 +30,8 @@ std::optional<FindingFix> syncFix(const TrainingLoop &loop, const TrainingEvent 
       std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
       if (!removal)
         return std::nullopt;
-      return FindingFix{"delete the all-reduce: the boundary branch already all-reduces",
-                        true, {*removal}};
+      return FindingFix{
+          "delete the all-reduce: the boundary branch already all-reduces", true, {*removal}};
     }
     if (other.kind == EventKind::Clip && other.callChain.empty()) {
       anchor = fixits::blockStatement(other, ast);
@@ -61,8 +61,8 @@ void UnguardedGradSyncCheck::check(const TrainingLoop &loop, CheckContext &conte
   bool averagedEachTime = false;
   for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
     for (const ScaleFactor &factor : divide->scaling)
-      averagedEachTime = averagedEachTime ||
-                         (factor.isWorldSize && divide->condition != EventCondition::Boundary);
+      averagedEachTime =
+          averagedEachTime || (factor.isWorldSize && divide->condition != EventCondition::Boundary);
   for (const TrainingEvent *sync : loop.eventsOf(EventKind::AllReduce)) {
     if (sync->condition == EventCondition::Boundary || sync->steppedEveryMicroBatch)
       continue;

@@ -172,7 +172,8 @@ Confirmation confirmDiagnosis(const LoweredLoop &lowered, const std::vector<std:
   if (traceSteps > 0) {
     runtime::RunSettings traced = settings;
     traced.windows = traceSteps;
-    std::vector<std::vector<float>> ref = runtime::runReference(fixed, traced, backend).parameterTrace;
+    std::vector<std::vector<float>> ref =
+        runtime::runReference(fixed, traced, backend).parameterTrace;
     confirmation.parameterErrorBuggy =
         parameterErrors(runtime::runProgram(buggy, traced, backend).parameterTrace, ref);
     confirmation.parameterErrorFixed =

@@ -10,15 +10,15 @@
 namespace gradlint {
 
 struct Confirmation {
-  std::string verdict;  ///< "confirmed", "not-confirmed" or "not-executable"
-  std::string backend;  ///< "cpu" or "cuda"
+  std::string verdict; ///< "confirmed", "not-confirmed" or "not-executable"
+  std::string backend; ///< "cpu" or "cuda"
   int accumulationSteps = 0;
   int worldSize = 0;
   double relErrorBuggy = 0.0;
   double relErrorFixed = 0.0;
   double gradNormRatio = 0.0;
   double allreduceCallsPerStep = 0.0;
-  std::string detail;   ///< one sentence with the figures
+  std::string detail; ///< one sentence with the figures
   /// --plot: parameter error vs the reference before step 1 and after each of
   /// K optimizer steps, as a fraction of the reference's distance travelled.
   std::vector<double> parameterErrorBuggy;

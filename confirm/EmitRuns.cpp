@@ -26,8 +26,7 @@ LoopRun runLoopAsWritten(const LoweredLoop &lowered, int windows, const std::str
   try {
     auto started = std::chrono::steady_clock::now();
     run.parameters = runtime::runProgram(lowered.program, settings, backend).parameters;
-    run.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   } catch (const std::exception &error) {
     run.problem = error.what();
   }

@@ -18,13 +18,13 @@ namespace gradlint {
 struct LoopRun {
   std::string file;
   unsigned line = 0;
-  std::string program;   ///< LoopProgram::describe()
+  std::string program; ///< LoopProgram::describe()
   int accumulationSteps = 0;
   int worldSize = 0;
   int windows = 0;
   std::vector<float> parameters;
-  std::string problem;   ///< why it was not run; empty when it was
-  double seconds = 0.0;  ///< time runProgram took (for fixtures/benchmark.py)
+  std::string problem;  ///< why it was not run; empty when it was
+  double seconds = 0.0; ///< time runProgram took (for fixtures/benchmark.py)
 };
 
 /// Runs the lowered loop on `backend` for `windows` windows.

@@ -59,9 +59,7 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
       readScaling(event, op);
       hasBackward = true;
       break;
-    case EventKind::GradReset:
-      op.kind = runtime::OpKind::GradReset;
-      break;
+    case EventKind::GradReset: op.kind = runtime::OpKind::GradReset; break;
     case EventKind::Clip:
       op.kind = runtime::OpKind::Clip;
       op.clipByValue = event.clipByValue;
@@ -69,8 +67,8 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
       break;
     case EventKind::AllReduce:
       op.kind = runtime::OpKind::AllReduce;
-      op.reduceOp = event.reduceOp == ReduceOpKind::Average ? runtime::ReduceOp::Avg
-                                                             : runtime::ReduceOp::Sum;
+      op.reduceOp =
+          event.reduceOp == ReduceOpKind::Average ? runtime::ReduceOp::Avg : runtime::ReduceOp::Sum;
       break;
     case EventKind::GradDivide:
       op.kind = runtime::OpKind::GradDivide;
@@ -83,8 +81,7 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
       hasStep = true;
       break;
     case EventKind::LossComputation:
-    case EventKind::SchedulerStep:
-      continue;
+    case EventKind::SchedulerStep: continue;
     }
     program.ops.push_back(op);
   }

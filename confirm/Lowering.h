@@ -13,9 +13,9 @@ namespace gradlint {
 
 struct LoweredLoop {
   runtime::LoopProgram program;
-  bool stepsFromCode = false;      ///< N is the code's constant (else the default 4)
-  bool worldSizeFromCode = false;  ///< W is the code's constant (else 2 when it all-reduces)
-  std::string problem;             ///< why it cannot be executed; empty when it can
+  bool stepsFromCode = false;     ///< N is the code's constant (else the default 4)
+  bool worldSizeFromCode = false; ///< W is the code's constant (else 2 when it all-reduces)
+  std::string problem;            ///< why it cannot be executed; empty when it can
 };
 
 constexpr int kDefaultAccumulationSteps = 4;

@@ -84,8 +84,8 @@ void drawPanel(std::ostringstream &svg, const PlotPanel &panel, double top) {
   // Axes, grid and tick labels.
   for (int tick = 0; tick <= 4; ++tick) {
     double y = y0 - plotHeight * tick / 4;
-    svg << "<line x1=\"" << x0 << "\" y1=\"" << y << "\" x2=\"" << x0 + plotWidth << "\" y2=\""
-        << y << "\" stroke=\"#ddd\"/>\n";
+    svg << "<line x1=\"" << x0 << "\" y1=\"" << y << "\" x2=\"" << x0 + plotWidth << "\" y2=\"" << y
+        << "\" stroke=\"#ddd\"/>\n";
     svg << "<text x=\"" << x0 - 6 << "\" y=\"" << y + 4
         << "\" font-size=\"10\" text-anchor=\"end\">" << number("%.3g", yMax * tick / 4)
         << "</text>\n";
@@ -108,7 +108,10 @@ void drawPanel(std::ostringstream &svg, const PlotPanel &panel, double top) {
                   "stroke=\"#2ca02c\" stroke-width=\"2\" stroke-dasharray=\"6 4\"");
   svg << polyline(buggy, x0, y0, xStep, yScale, "stroke=\"#d62728\" stroke-width=\"2\"");
 
-  struct Entry { const char *colour; std::string label; };
+  struct Entry {
+    const char *colour;
+    std::string label;
+  };
   Entry legend[] = {
       {"#d62728", "as written: " + number("%.3g", buggy.empty() ? 0.0 : buggy.back())},
       {"#2ca02c", "with the fix: " + number("%.2g", fixed.empty() ? 0.0 : fixed.back())},
@@ -134,8 +137,8 @@ std::string renderPlot(const std::vector<PlotPanel> &panels) {
   double height = std::max<size_t>(plotted.size(), 1) * kPanelHeight;
   std::ostringstream svg;
   svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-      << height << "\" viewBox=\"0 0 " << kWidth << ' ' << height
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << kWidth << ' ' << height
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<title>gradlint --confirm: parameter error over optimizer steps</title>\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";

@@ -66,8 +66,7 @@ const Expr *stripCasts(const Expr *expr) {
   return expr;
 }
 
-std::optional<std::string> dependentCalleeName(const CallExpr *call,
-                                               const Expr **object) {
+std::optional<std::string> dependentCalleeName(const CallExpr *call, const Expr **object) {
   const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
   if (auto *dep = dyn_cast<CXXDependentScopeMemberExpr>(callee)) {
     if (object)
@@ -111,10 +110,8 @@ ApiKind tensorMemberKind(llvm::StringRef name) {
 }
 
 bool isLossFunctionName(llvm::StringRef name) {
-  return name.ends_with("_loss") || name == "cross_entropy" ||
-         name == "binary_cross_entropy" ||
-         name == "binary_cross_entropy_with_logits" || name == "nll_loss" ||
-         name == "kl_div";
+  return name.ends_with("_loss") || name == "cross_entropy" || name == "binary_cross_entropy" ||
+         name == "binary_cross_entropy_with_logits" || name == "nll_loss" || name == "kl_div";
 }
 
 /// allreduce, all_reduce, allReduce, MPI_Allreduce, ncclAllReduce, ...
@@ -151,12 +148,10 @@ ApiCallInfo byNameFallback(const CallExpr *call, const ModelOptions &options) {
     else if (options.isGradientSyncFunctionName(*name))
       info.kind = ApiKind::NamedAllReduce, info.configured = true;
     else if (tensorKind != ApiKind::None &&
-             (tensorKind == ApiKind::Backward || tensorKind == ApiKind::GradAccess ||
-              args <= 1))
+             (tensorKind == ApiKind::Backward || tensorKind == ApiKind::GradAccess || args <= 1))
       info.kind = tensorKind;
     if (args >= 1 && (info.kind == ApiKind::TensorScaleInPlace ||
-                      info.kind == ApiKind::TensorDivide ||
-                      info.kind == ApiKind::TensorMultiply))
+                      info.kind == ApiKind::TensorDivide || info.kind == ApiKind::TensorMultiply))
       info.operand = call->getArg(0);
     return info;
   }
@@ -187,18 +182,11 @@ ApiCallInfo classifyOperator(const CXXOperatorCallExpr *op) {
   info.object = lhsIsTensor ? lhs : rhs;
   info.operand = lhsIsTensor ? rhs : lhs;
   switch (op->getOperator()) {
-  case OO_Slash:
-    info.kind = ApiKind::TensorDivide;
-    break;
-  case OO_Star:
-    info.kind = ApiKind::TensorMultiply;
-    break;
+  case OO_Slash: info.kind = ApiKind::TensorDivide; break;
+  case OO_Star: info.kind = ApiKind::TensorMultiply; break;
   case OO_SlashEqual:
-  case OO_StarEqual:
-    info.kind = ApiKind::TensorScaleInPlace;
-    break;
-  default:
-    break;
+  case OO_StarEqual: info.kind = ApiKind::TensorScaleInPlace; break;
+  default: break;
   }
   return info;
 }
@@ -213,8 +201,7 @@ ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
     // operator() of a loss module holder: criterion(out, y).
     if (op->getOperator() == OO_Call) {
       if (const CXXRecordDecl *holder = op->getArg(0)->getType()->getAsCXXRecordDecl())
-        if (holder->getName().ends_with("Loss") ||
-            holder->getName().ends_with("LossImpl"))
+        if (holder->getName().ends_with("Loss") || holder->getName().ends_with("LossImpl"))
           info.kind = ApiKind::LossFunction;
     }
     return info;
@@ -242,14 +229,12 @@ ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
     if (isTensorClass(record)) {
       info.kind = tensorMemberKind(name);
       if (call->getNumArgs() >= 1 &&
-          (info.kind == ApiKind::TensorScaleInPlace ||
-           info.kind == ApiKind::TensorDivide ||
+          (info.kind == ApiKind::TensorScaleInPlace || info.kind == ApiKind::TensorDivide ||
            info.kind == ApiKind::TensorMultiply))
         info.operand = call->getArg(0);
       return info;
     }
-    if (isOrDerivesFrom(record, "torch::optim::Optimizer") ||
-        options.isOptimizerWrapper(record)) {
+    if (isOrDerivesFrom(record, "torch::optim::Optimizer") || options.isOptimizerWrapper(record)) {
       if (name == "step")
         info.kind = ApiKind::OptimizerStep;
       else if (name == "zero_grad")
@@ -269,8 +254,7 @@ ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
         info.kind = ApiKind::LossFunction;
       return info;
     }
-    if (isOrDerivesFrom(record, "c10d::ProcessGroup") ||
-        isOrDerivesFrom(record, "c10d::Backend")) {
+    if (isOrDerivesFrom(record, "c10d::ProcessGroup") || isOrDerivesFrom(record, "c10d::Backend")) {
       if (name == "allreduce" || name == "allreduce_coalesced")
         info.kind = ApiKind::ProcessGroupAllReduce;
       else if (name == "getSize")
@@ -293,8 +277,7 @@ ApiCallInfo classifyCall(const CallExpr *call, const ModelOptions &options) {
     info.kind = ApiKind::ClipGradValue;
   else if (q == "MPI_Comm_size")
     info.kind = ApiKind::WorldSizeQuery;
-  else if ((q.starts_with("torch::") || q.starts_with("at::")) &&
-           isLossFunctionName(name))
+  else if ((q.starts_with("torch::") || q.starts_with("at::")) && isLossFunctionName(name))
     info.kind = ApiKind::LossFunction;
   else if ((q == "torch::div" || q == "at::div" || q == "torch::true_divide" ||
             q == "at::true_divide") &&

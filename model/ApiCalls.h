@@ -23,18 +23,18 @@ enum class ApiKind {
   OptimizerStep,     ///< torch::optim::Optimizer::step and overrides
   OptimizerZeroGrad, ///< torch::optim::Optimizer::zero_grad
   ModuleZeroGrad,    ///< torch::nn::Module::zero_grad
-  TensorReset,       ///< zero_(), reset(), fill_(), detach_() on a tensor (a reset when it is a gradient)
-  TensorScaleInPlace,///< div_(), mul_() on a tensor (a gradient division when it is a gradient)
-  GradAccess,        ///< at::Tensor::grad / mutable_grad
-  ClipGradNorm,      ///< torch::nn::utils::clip_grad_norm_
-  ClipGradValue,     ///< torch::nn::utils::clip_grad_value_
+  TensorReset, ///< zero_(), reset(), fill_(), detach_() on a tensor (a reset when it is a gradient)
+  TensorScaleInPlace,    ///< div_(), mul_() on a tensor (a gradient division when it is a gradient)
+  GradAccess,            ///< at::Tensor::grad / mutable_grad
+  ClipGradNorm,          ///< torch::nn::utils::clip_grad_norm_
+  ClipGradValue,         ///< torch::nn::utils::clip_grad_value_
   ProcessGroupAllReduce, ///< c10d::ProcessGroup::allreduce / allreduce_coalesced
-  NamedAllReduce,    ///< a communicator's allreduce / all_reduce / MPI_Allreduce / ncclAllReduce
-  WorldSizeQuery,    ///< c10d::ProcessGroup::getSize, MPI_Comm_size
-  SchedulerStep,     ///< torch::optim::LRScheduler::step and relatives
-  LossFunction,      ///< mse_loss, cross_entropy, ... and loss modules
-  TensorDivide,      ///< Tensor / x, Tensor.div(x), torch::div(t, x)
-  TensorMultiply,    ///< Tensor * x, Tensor.mul(x), torch::mul(t, x)
+  NamedAllReduce, ///< a communicator's allreduce / all_reduce / MPI_Allreduce / ncclAllReduce
+  WorldSizeQuery, ///< c10d::ProcessGroup::getSize, MPI_Comm_size
+  SchedulerStep,  ///< torch::optim::LRScheduler::step and relatives
+  LossFunction,   ///< mse_loss, cross_entropy, ... and loss modules
+  TensorDivide,   ///< Tensor / x, Tensor.div(x), torch::div(t, x)
+  TensorMultiply, ///< Tensor * x, Tensor.mul(x), torch::mul(t, x)
 };
 
 struct ApiCallInfo {
@@ -47,7 +47,7 @@ struct ApiCallInfo {
   bool byName = false;
   /// True when the user's configuration names the callee (GradientSyncFunctions).
   bool configured = false;
-  std::string name;  ///< the callee's unqualified name
+  std::string name; ///< the callee's unqualified name
 };
 
 /// Classifies a call (or an overloaded operator call) made in user code;

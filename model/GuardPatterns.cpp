@@ -60,8 +60,8 @@ const BinaryOperator *asModulo(const Expr *expr, const SubstFrame *frame, ValueF
 }
 
 /// The residue a comparison's other side stands for: `0` -> 0, `N - 1` -> -1.
-std::optional<int64_t> readResidue(const Expr *expr, const Expr *modulus,
-                                   const SubstFrame *frame, ValueFacts &facts) {
+std::optional<int64_t> readResidue(const Expr *expr, const Expr *modulus, const SubstFrame *frame,
+                                   ValueFacts &facts) {
   if (auto value = facts.constantInt({expr, frame}))
     return *value;
   expr = stripCasts(facts.resolve({expr, frame}).expr);
@@ -76,9 +76,9 @@ std::optional<int64_t> readResidue(const Expr *expr, const Expr *modulus,
 std::optional<ParsedGuard> parse(const Expr *condition, const SubstFrame *frame, bool negated,
                                  ValueFacts &facts, unsigned depth);
 
-std::optional<ParsedGuard> parseModuloComparison(const BinaryOperator *modulo,
-                                                 const Expr *other, bool equal,
-                                                 const SubstFrame *frame, ValueFacts &facts) {
+std::optional<ParsedGuard> parseModuloComparison(const BinaryOperator *modulo, const Expr *other,
+                                                 bool equal, const SubstFrame *frame,
+                                                 ValueFacts &facts) {
   std::optional<int64_t> compared = readResidue(other, modulo->getRHS(), frame, facts);
   if (!compared)
     return std::nullopt;
@@ -252,8 +252,8 @@ std::optional<ParsedGuard> parse(const Expr *condition, const SubstFrame *frame,
 
 } // namespace
 
-std::optional<ParsedGuard> parseGuard(const Expr *condition, const SubstFrame *frame,
-                                      bool negated, ValueFacts &facts) {
+std::optional<ParsedGuard> parseGuard(const Expr *condition, const SubstFrame *frame, bool negated,
+                                      ValueFacts &facts) {
   std::optional<ParsedGuard> guard = parse(condition, frame, negated, facts, 0);
   // `% 0` is undefined and `% -3` would turn the fix "divide by N" into a sign
   // flip: a window of a constant N <= 0 is not an accumulation window.

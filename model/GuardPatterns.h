@@ -14,9 +14,9 @@ namespace gradlint {
 /// A window condition recognised in a guard.
 struct WindowPattern {
   GuardForm form = GuardForm::Modulo;
-  ResolvedExpr steps;                         ///< N (absent for `counter == 0`)
+  ResolvedExpr steps; ///< N (absent for `counter == 0`)
   const clang::ValueDecl *counter = nullptr;
-  int64_t residue = -1;                       ///< counter ≡ residue (mod N)
+  int64_t residue = -1; ///< counter ≡ residue (mod N)
   bool viaFlag = false;
   bool viaHelper = false;
   bool lastBatchExtension = false;

@@ -44,12 +44,16 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
     if (loop.window) {
       const AccumulationWindow &window = *loop.window;
       out << "  window: N = " << window.steps.describe() << ", guard "
-          << guardFormName(window.guard.form) << " at " << where(window.guard.loc)
-          << ", residue " << window.guard.residue;
-      if (window.guard.viaEarlyContinue) out << ", early-continue";
-      if (window.guard.viaFlag) out << ", flag";
-      if (window.guard.viaHelper) out << ", helper";
-      if (window.guard.lastBatchExtension) out << ", last-batch";
+          << guardFormName(window.guard.form) << " at " << where(window.guard.loc) << ", residue "
+          << window.guard.residue;
+      if (window.guard.viaEarlyContinue)
+        out << ", early-continue";
+      if (window.guard.viaFlag)
+        out << ", flag";
+      if (window.guard.viaHelper)
+        out << ", helper";
+      if (window.guard.lastBatchExtension)
+        out << ", last-batch";
       out << "\n";
     } else {
       out << "  window: none (step() on every micro-batch)\n";
@@ -61,17 +65,24 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
     for (const TrainingEvent &event : loop.events) {
       out << "  " << event.order << " " << eventKindName(event.kind) << " at " << where(event.loc)
           << " [" << eventConditionName(event.condition) << "]";
-      if (event.guardedByUnrelatedCondition) out << " guarded";
-      if (event.insideInnerLoop) out << " inner-loop";
-      if (event.steppedEveryMicroBatch) out << " other-optimizer";
-      if (event.optimizer) out << " optimizer=" << event.optimizer->getName();
-      if (event.kind == EventKind::AllReduce) out << " op=" << reduceOpName(event.reduceOp);
+      if (event.guardedByUnrelatedCondition)
+        out << " guarded";
+      if (event.insideInnerLoop)
+        out << " inner-loop";
+      if (event.steppedEveryMicroBatch)
+        out << " other-optimizer";
+      if (event.optimizer)
+        out << " optimizer=" << event.optimizer->getName();
+      if (event.kind == EventKind::AllReduce)
+        out << " op=" << reduceOpName(event.reduceOp);
       for (const CallFrame &frame : event.callChain)
         out << " via " << frame.callee->getNameAsString() << "()";
       for (const ScaleFactor &factor : event.scaling) {
         out << " /(" << facts.text(factor.divisor) << ")";
-        if (factor.isAccumulationSteps) out << "[N]";
-        if (factor.isWorldSize) out << "[W]";
+        if (factor.isAccumulationSteps)
+          out << "[N]";
+        if (factor.isWorldSize)
+          out << "[W]";
       }
       out << "\n";
     }

@@ -22,10 +22,10 @@ namespace gradlint {
 /// A value the analysis reasons about symbolically: the accumulation steps N
 /// or the world size W.
 struct SymbolicValue {
-  const clang::Expr *expr = nullptr;      ///< where it was read (may be null)
-  std::string text;                       ///< source spelling, e.g. "accum_steps"
-  std::optional<int64_t> constant;        ///< its value when provably constant
-  clang::SourceLocation loc;              ///< where it was read
+  const clang::Expr *expr = nullptr; ///< where it was read (may be null)
+  std::string text;                  ///< source spelling, e.g. "accum_steps"
+  std::optional<int64_t> constant;   ///< its value when provably constant
+  clang::SourceLocation loc;         ///< where it was read
 
   bool known() const { return expr != nullptr || constant.has_value(); }
   bool provablyOne() const { return constant && *constant == 1; }
@@ -35,50 +35,51 @@ struct SymbolicValue {
 
 /// How the code decides that a micro-batch ends an accumulation window.
 enum class GuardForm {
-  Modulo,            ///< (i + 1) % N == 0, i % N == N - 1, step % N != 0 -> continue
-  CounterReachesN,   ///< ++micro == N { ...; micro = 0; }, micro >= N
-  NestedLoop,        ///< an inner loop over the N micro-batches; step() after it
+  Modulo,          ///< (i + 1) % N == 0, i % N == N - 1, step % N != 0 -> continue
+  CounterReachesN, ///< ++micro == N { ...; micro = 0; }, micro >= N
+  NestedLoop,      ///< an inner loop over the N micro-batches; step() after it
 };
 
 /// The boundary guard of a window, as recognised in the code.
 struct BoundaryGuard {
   GuardForm form = GuardForm::Modulo;
-  const clang::Expr *condition = nullptr; ///< the guard expression (null for NestedLoop)
-  const clang::Stmt *innerLoop = nullptr; ///< NestedLoop only
+  const clang::Expr *condition = nullptr;    ///< the guard expression (null for NestedLoop)
+  const clang::Stmt *innerLoop = nullptr;    ///< NestedLoop only
   const clang::ValueDecl *counter = nullptr; ///< i, micro, step_count_, ...
   /// The step runs when counter ≡ residue (mod N); -1 means "N - 1".
   int64_t residue = -1;
-  bool viaEarlyContinue = false;  ///< if (!boundary) continue/return;
-  bool viaFlag = false;           ///< bool do_step = ...; if (do_step)
-  bool viaHelper = false;         ///< if (should_step(i, N))
-  bool lastBatchExtension = false;///< ... || i + 1 == num_batches
+  bool viaEarlyContinue = false;   ///< if (!boundary) continue/return;
+  bool viaFlag = false;            ///< bool do_step = ...; if (do_step)
+  bool viaHelper = false;          ///< if (should_step(i, N))
+  bool lastBatchExtension = false; ///< ... || i + 1 == num_batches
   clang::SourceLocation loc;
 };
 
 /// The accumulation window of a loop: N micro-batches between two step()s.
 struct AccumulationWindow {
-  SymbolicValue steps;            ///< N
+  SymbolicValue steps; ///< N
   BoundaryGuard guard;
 };
 
 /// When an event runs, relative to the window.
 enum class EventCondition {
-  EveryMicroBatch,  ///< unconditional, or guarded by something unrelated to the window
-  Boundary,         ///< only in the boundary branch (the micro-batch that steps)
-  WindowStart,      ///< only in the first micro-batch of a window
-  NotBoundary,      ///< in every micro-batch except the boundary
+  EveryMicroBatch,        ///< unconditional, or guarded by something unrelated to the window
+  Boundary,               ///< only in the boundary branch (the micro-batch that steps)
+  WindowStart,            ///< only in the first micro-batch of a window
+  NotBoundary,            ///< in every micro-batch except the boundary
   OncePerWindowElsewhere, ///< once per window, at a micro-batch other than start/boundary
 };
 
 enum class EventKind {
-  LossComputation,  ///< a loss function call
-  Backward,         ///< Tensor::backward / torch::autograd::backward
-  GradReset,        ///< Optimizer::zero_grad, Module::zero_grad, grad().zero_(), mutable_grad().reset() ...
-  Clip,             ///< clip_grad_norm_ / clip_grad_value_
-  AllReduce,        ///< ProcessGroup::allreduce or a gradient-sync helper
-  GradDivide,       ///< grad().div_(x), grad /= x, mul_(1.0 / x); grad = buffer (an overwrite)
-  Step,             ///< Optimizer::step (and overrides)
-  SchedulerStep,    ///< LRScheduler::step
+  LossComputation, ///< a loss function call
+  Backward,        ///< Tensor::backward / torch::autograd::backward
+  GradReset,  ///< Optimizer::zero_grad, Module::zero_grad, grad().zero_(), mutable_grad().reset()
+              ///< ...
+  Clip,       ///< clip_grad_norm_ / clip_grad_value_
+  AllReduce,  ///< ProcessGroup::allreduce or a gradient-sync helper
+  GradDivide, ///< grad().div_(x), grad /= x, mul_(1.0 / x); grad = buffer (an overwrite)
+  Step,       ///< Optimizer::step (and overrides)
+  SchedulerStep, ///< LRScheduler::step
 };
 
 const char *eventKindName(EventKind kind);
@@ -91,11 +92,11 @@ enum class ReduceOpKind { Sum, Average, Unknown };
 /// gradient. `loss / (N * W)` is one factor that divides by both N and W;
 /// `loss / N / W` is two.
 struct ScaleFactor {
-  const clang::Expr *site = nullptr;  ///< the division (or multiply by 1/x) that applies it
+  const clang::Expr *site = nullptr; ///< the division (or multiply by 1/x) that applies it
   const clang::Expr *divisor = nullptr;
-  bool isAccumulationSteps = false;   ///< divides by N
-  bool isWorldSize = false;           ///< divides by W
-  clang::SourceLocation loc;          ///< the operator, or the div()/mul() call
+  bool isAccumulationSteps = false; ///< divides by N
+  bool isWorldSize = false;         ///< divides by W
+  clang::SourceLocation loc;        ///< the operator, or the div()/mul() call
 };
 
 /// A frame of the call chain from the loop body to an event in a helper.
@@ -106,8 +107,8 @@ struct CallFrame {
 
 struct TrainingEvent {
   EventKind kind;
-  const clang::Stmt *stmt = nullptr;  ///< the API call (or operator) itself
-  clang::SourceLocation loc;          ///< begin of the API call
+  const clang::Stmt *stmt = nullptr; ///< the API call (or operator) itself
+  clang::SourceLocation loc;         ///< begin of the API call
   /// Position in the micro-batch: events run in increasing order.
   unsigned order = 0;
   EventCondition condition = EventCondition::EveryMicroBatch;
@@ -124,31 +125,31 @@ struct TrainingEvent {
   // Details, by kind.
   const clang::ValueDecl *optimizer = nullptr; ///< Step/GradReset on an optimizer
   const clang::ValueDecl *module = nullptr;    ///< GradReset by Module::zero_grad
-  std::vector<ScaleFactor> scaling;   ///< Backward: loss scaling; GradDivide: the divisor
+  std::vector<ScaleFactor> scaling;            ///< Backward: loss scaling; GradDivide: the divisor
   ReduceOpKind reduceOp = ReduceOpKind::Unknown; ///< AllReduce
-  std::string helperName;             ///< AllReduce via a named helper
+  std::string helperName;                        ///< AllReduce via a named helper
   /// GradDivide by assignment from a value not read from .grad (`grad = buffer
   /// / N`, a hand-written accumulator): .grad's earlier content is replaced.
   bool overwritesGradient = false;
-  bool clipByValue = false;        ///< Clip: clip_grad_value_ (else clip_grad_norm_)
+  bool clipByValue = false; ///< Clip: clip_grad_value_ (else clip_grad_norm_)
   /// Clip: max_norm / clip value, when the code gives it as a positive constant.
   std::optional<double> clipLimit;
 };
 
 enum class LoopKind {
-  Loop,             ///< for / while / do / range-for loop
-  StepFunction,     ///< a function called once per micro-batch, window kept by a counter
+  Loop,         ///< for / while / do / range-for loop
+  StepFunction, ///< a function called once per micro-batch, window kept by a counter
 };
 
 /// One training loop: a loop (or step function) that runs backward() and step().
 struct TrainingLoop {
   LoopKind kind = LoopKind::Loop;
-  const clang::Stmt *loop = nullptr;            ///< the loop statement (Loop)
-  const clang::FunctionDecl *function = nullptr;///< the enclosing function / step function
+  const clang::Stmt *loop = nullptr;             ///< the loop statement (Loop)
+  const clang::FunctionDecl *function = nullptr; ///< the enclosing function / step function
   clang::SourceLocation loc;
   /// Absent when step() runs on every micro-batch (N = 1): no accumulation.
   std::optional<AccumulationWindow> window;
-  std::vector<TrainingEvent> events;            ///< sorted by `order`
+  std::vector<TrainingEvent> events; ///< sorted by `order`
   /// The world size when the loop uses one (divides by it, or reads it).
   SymbolicValue worldSize;
 

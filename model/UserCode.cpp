@@ -3,8 +3,8 @@
 namespace gradlint {
 
 bool isLibraryPath(llvm::StringRef path) {
-  static const char *const libraryDirs[] = {"/torch/csrc/", "/ATen/", "/c10/", "/c10d/",
-                                            "/caffe2/", "/pybind11/", "/gloo/"};
+  static const char *const libraryDirs[] = {"/torch/csrc/", "/ATen/",     "/c10/", "/c10d/",
+                                            "/caffe2/",     "/pybind11/", "/gloo/"};
   for (const char *dir : libraryDirs)
     if (path.contains(dir))
       return true;

@@ -65,8 +65,7 @@ public:
   // instantiations, whose variables are distinct declarations.
   bool shouldVisitTemplateInstantiations() const { return true; }
 
-  void add(const ValueDecl *decl, ValueOrigin::Kind kind, const Expr *value,
-           const Expr *site) {
+  void add(const ValueDecl *decl, ValueOrigin::Kind kind, const Expr *value, const Expr *site) {
     if (decl)
       origins_[decl].push_back({kind, value, site});
   }
@@ -78,8 +77,7 @@ public:
   }
   bool VisitFieldDecl(FieldDecl *field) {
     if (field->hasInClassInitializer() && field->getInClassInitializer())
-      add(field, ValueOrigin::Init, field->getInClassInitializer(),
-          field->getInClassInitializer());
+      add(field, ValueOrigin::Init, field->getInClassInitializer(), field->getInClassInitializer());
     return true;
   }
   bool VisitCXXConstructorDecl(CXXConstructorDecl *ctor) {
@@ -88,8 +86,7 @@ public:
         add(init->getMember(), ValueOrigin::Init, init->getInit(), init->getInit());
     return true;
   }
-  void assignment(const Expr *lhs, BinaryOperatorKind op, const Expr *rhs,
-                  const Expr *site) {
+  void assignment(const Expr *lhs, BinaryOperatorKind op, const Expr *rhs, const Expr *site) {
     const ValueDecl *decl = declOfLValue(lhs);
     if (!decl)
       return;
@@ -109,17 +106,10 @@ public:
     if (op->getNumArgs() != 2)
       return true;
     switch (op->getOperator()) {
-    case OO_Equal:
-      assignment(op->getArg(0), BO_Assign, op->getArg(1), op);
-      break;
-    case OO_SlashEqual:
-      assignment(op->getArg(0), BO_DivAssign, op->getArg(1), op);
-      break;
-    case OO_StarEqual:
-      assignment(op->getArg(0), BO_MulAssign, op->getArg(1), op);
-      break;
-    default:
-      break;
+    case OO_Equal: assignment(op->getArg(0), BO_Assign, op->getArg(1), op); break;
+    case OO_SlashEqual: assignment(op->getArg(0), BO_DivAssign, op->getArg(1), op); break;
+    case OO_StarEqual: assignment(op->getArg(0), BO_MulAssign, op->getArg(1), op); break;
+    default: break;
     }
     return true;
   }
@@ -128,10 +118,10 @@ public:
       const FunctionDecl *callee = member->getDirectCallee();
       if (callee && callee->getIdentifier()) {
         llvm::StringRef name = callee->getName();
-        if (name == "div_" || name == "mul_" || name == "push_back" ||
-            name == "emplace_back" || name == "true_divide_")
-          add(declOfLValue(member->getImplicitObjectArgument()),
-              ValueOrigin::InPlaceCall, member, member);
+        if (name == "div_" || name == "mul_" || name == "push_back" || name == "emplace_back" ||
+            name == "true_divide_")
+          add(declOfLValue(member->getImplicitObjectArgument()), ValueOrigin::InPlaceCall, member,
+              member);
       }
       return true;
     }
@@ -248,8 +238,7 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
     if (expr->isValueDependent() || expr->isTypeDependent())
       return std::nullopt;
     Expr::EvalResult result;
-    if (expr->getType()->isIntegralOrEnumerationType() &&
-        expr->EvaluateAsInt(result, context_))
+    if (expr->getType()->isIntegralOrEnumerationType() && expr->EvaluateAsInt(result, context_))
       return static_cast<double>(result.Val.getInt().getExtValue());
     llvm::APFloat floating(0.0);
     if (expr->getType()->isRealFloatingType() && expr->EvaluateAsFloat(floating, context_))
@@ -278,8 +267,7 @@ std::string ValueFacts::text(const Expr *expr) const {
   range = Lexer::makeFileCharRange(range, sm, context_.getLangOpts());
   if (range.isInvalid())
     return "";
-  std::string spelled =
-      Lexer::getSourceText(range, sm, context_.getLangOpts()).str();
+  std::string spelled = Lexer::getSourceText(range, sm, context_.getLangOpts()).str();
   // Collapse whitespace so multi-line expressions print on one line.
   std::string collapsed;
   bool space = false;
@@ -383,9 +371,7 @@ bool ValueFacts::mentionsAccumulationStepsName(ResolvedExpr value, unsigned dept
   return false;
 }
 
-bool ValueFacts::isWorldSize(ResolvedExpr value) const {
-  return isWorldSizeImpl(value, 0);
-}
+bool ValueFacts::isWorldSize(ResolvedExpr value) const { return isWorldSizeImpl(value, 0); }
 
 bool ValueFacts::isWorldSizeDecl(const ValueDecl *decl, unsigned depth) const {
   auto found = worldSizeDecls_.find(decl);
@@ -450,9 +436,7 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
   return false;
 }
 
-bool ValueFacts::readsGradient(ResolvedExpr value) const {
-  return readsGradientImpl(value, 0);
-}
+bool ValueFacts::readsGradient(ResolvedExpr value) const { return readsGradientImpl(value, 0); }
 
 bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
   if (!value.expr || depth > kMaxDepth)

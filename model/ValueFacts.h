@@ -97,7 +97,8 @@ public:
                               const SubstFrame *parent);
 
 private:
-  bool mentionsImpl(ResolvedExpr haystack, const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &decls,
+  bool mentionsImpl(ResolvedExpr haystack,
+                    const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &decls,
                     std::optional<double> constant, unsigned depth) const;
   bool isWorldSizeImpl(ResolvedExpr value, unsigned depth) const;
   bool isWorldSizeDecl(const clang::ValueDecl *decl, unsigned depth) const;

@@ -9,7 +9,8 @@ namespace gradlint {
 namespace runtime {
 
 int Batch::outFeatures() const {
-  if (kind == TaskKind::Classification) return numClasses;
+  if (kind == TaskKind::Classification)
+    return numClasses;
   return static_cast<int>(y.rank() == 2 ? y.dim(1) : 0);
 }
 
@@ -26,13 +27,14 @@ Batch Batch::slice(int begin, int end) const {
   return b;
 }
 
-Batch Batch::concat(const std::vector<Batch>& parts) {
-  if (parts.empty()) throw std::invalid_argument("Batch::concat: no parts");
+Batch Batch::concat(const std::vector<Batch> &parts) {
+  if (parts.empty())
+    throw std::invalid_argument("Batch::concat: no parts");
   Batch b;
   b.kind = parts[0].kind;
   b.numClasses = parts[0].numClasses;
-  std::vector<const Tensor*> xs, ys;
-  for (const Batch& p : parts) {
+  std::vector<const Tensor *> xs, ys;
+  for (const Batch &p : parts) {
     if (p.kind != b.kind || p.numClasses != b.numClasses)
       throw std::invalid_argument("Batch::concat: parts of different kinds");
     xs.push_back(&p.x);
@@ -42,7 +44,8 @@ Batch Batch::concat(const std::vector<Batch>& parts) {
       b.labels.insert(b.labels.end(), p.labels.begin(), p.labels.end());
   }
   b.x = Tensor::concatRows(xs);
-  if (b.kind == TaskKind::Regression) b.y = Tensor::concatRows(ys);
+  if (b.kind == TaskKind::Regression)
+    b.y = Tensor::concatRows(ys);
   return b;
 }
 
@@ -55,7 +58,8 @@ Batch makeBatch(uint64_t seed, uint64_t index, int batchSize, int in, int out, T
   // The teacher depends on the seed only.
   SplitMix64 teacherRng(deriveSeed(seed, 0xfeedfacecafebeefull));
   std::vector<float> T(static_cast<size_t>(out) * in);
-  for (float& v : T) v = teacherRng.uniform(-1.0f, 1.0f);
+  for (float &v : T)
+    v = teacherRng.uniform(-1.0f, 1.0f);
 
   Batch b;
   b.kind = kind;
@@ -69,13 +73,15 @@ Batch makeBatch(uint64_t seed, uint64_t index, int batchSize, int in, int out, T
   const uint64_t batchSeed = deriveSeed(seed, index);
   for (int r = 0; r < batchSize; ++r) {
     SplitMix64 rng(deriveSeed(batchSeed, static_cast<uint64_t>(r)));
-    float* xr = b.x.data() + static_cast<int64_t>(r) * in;
-    for (int j = 0; j < in; ++j) xr[j] = rng.uniform(-1.0f, 1.0f);
+    float *xr = b.x.data() + static_cast<int64_t>(r) * in;
+    for (int j = 0; j < in; ++j)
+      xr[j] = rng.uniform(-1.0f, 1.0f);
     int best = 0;
     float bestScore = 0.0f;
     for (int k = 0; k < out; ++k) {
       float s = 0.0f;
-      for (int j = 0; j < in; ++j) s += T[static_cast<size_t>(k) * in + j] * xr[j];
+      for (int j = 0; j < in; ++j)
+        s += T[static_cast<size_t>(k) * in + j] * xr[j];
       const float u = rng.uniform(-1.0f, 1.0f);
       if (kind == TaskKind::Regression) {
         const float q = xr[k % in];
@@ -88,10 +94,11 @@ Batch makeBatch(uint64_t seed, uint64_t index, int batchSize, int in, int out, T
         }
       }
     }
-    if (kind == TaskKind::Classification) b.labels[static_cast<size_t>(r)] = best;
+    if (kind == TaskKind::Classification)
+      b.labels[static_cast<size_t>(r)] = best;
   }
   return b;
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

@@ -17,16 +17,16 @@ namespace gradlint {
 namespace runtime {
 
 enum class TaskKind {
-  Regression,      // targets y [batch, out] (for LossKind::Mse)
-  Classification,  // labels in [0, out) (for LossKind::CrossEntropy)
+  Regression,     // targets y [batch, out] (for LossKind::Mse)
+  Classification, // labels in [0, out) (for LossKind::CrossEntropy)
 };
 
 struct Batch {
   TaskKind kind = TaskKind::Regression;
-  Tensor x;                      // inputs [batch, in]
-  Tensor y;                      // Regression: targets [batch, out]; Classification: empty
-  std::vector<int32_t> labels;   // Classification: one label per row; Regression: empty
-  int numClasses = 0;            // Classification: out; Regression: 0
+  Tensor x;                    // inputs [batch, in]
+  Tensor y;                    // Regression: targets [batch, out]; Classification: empty
+  std::vector<int32_t> labels; // Classification: one label per row; Regression: empty
+  int numClasses = 0;          // Classification: out; Regression: 0
 
   int size() const { return static_cast<int>(x.rank() == 2 ? x.dim(0) : 0); }
   int inFeatures() const { return static_cast<int>(x.rank() == 2 ? x.dim(1) : 0); }
@@ -36,7 +36,7 @@ struct Batch {
   // Rows [begin, end).
   Batch slice(int begin, int end) const;
   // Rows of all parts in order (same kind and widths; throws otherwise).
-  static Batch concat(const std::vector<Batch>& parts);
+  static Batch concat(const std::vector<Batch> &parts);
 };
 
 // x uniform in [-1, 1). Regression: y[k] = sum_j T[k][j] x[j] + 0.5 x[k mod in]^2
@@ -46,5 +46,5 @@ struct Batch {
 // must be >= 2 for classification).
 Batch makeBatch(uint64_t seed, uint64_t index, int batchSize, int in, int out, TaskKind kind);
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

@@ -111,8 +111,8 @@ bool averagesOverRanks(const LoopProgram &program) {
 double typicalMicroBatchGradNorm(const RunSettings &settings, const Backend &backend) {
   Model model = makeModel(settings);
   GradBuffer grads(model, DType::F32);
-  forwardBackward(model, microBatch(settings, 0, 0, 0, 1, 1), LossKind::Mse, Reduction::Mean,
-                  1.0f, grads, backend);
+  forwardBackward(model, microBatch(settings, 0, 0, 0, 1, 1), LossKind::Mse, Reduction::Mean, 1.0f,
+                  grads, backend);
   return grads.norm();
 }
 
@@ -122,9 +122,8 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
     throw std::invalid_argument("a loop program needs N >= 1 and W >= 1");
   const int steps = program.steps, world = program.worldSize;
   RunMeasurement result;
-  result.clipLimit = settings.clipLimit > 0
-                         ? settings.clipLimit
-                         : 0.5 * typicalMicroBatchGradNorm(settings, backend);
+  result.clipLimit = settings.clipLimit > 0 ? settings.clipLimit
+                                            : 0.5 * typicalMicroBatchGradNorm(settings, backend);
   // Every rank starts from the same parameters, as after a broadcast.
   std::vector<Model> models(world, makeModel(settings));
   std::vector<GradBuffer> grads;
@@ -157,8 +156,8 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
           break;
         case OpKind::Clip: {
           // The code's own limit counts unless the settings impose one.
-          double limit = settings.clipLimit <= 0 && op.clipLimit > 0 ? op.clipLimit
-                                                                      : result.clipLimit;
+          double limit =
+              settings.clipLimit <= 0 && op.clipLimit > 0 ? op.clipLimit : result.clipLimit;
           for (GradBuffer &g : grads) {
             if (op.clipByValue)
               clipGradValue(g, limit, backend);
@@ -167,9 +166,7 @@ RunMeasurement runProgram(const LoopProgram &program, const RunSettings &setting
           }
           break;
         }
-        case OpKind::AllReduce:
-          group.allReduce(rankGrads, op.reduceOp);
-          break;
+        case OpKind::AllReduce: group.allReduce(rankGrads, op.reduceOp); break;
         case OpKind::GradDivide:
           for (GradBuffer &g : grads)
             g.scale(1.0f / divisor, backend);
@@ -201,9 +198,8 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
     if (op.kind == OpKind::Clip && !clip)
       clip = &op;
   RunMeasurement result;
-  result.clipLimit = settings.clipLimit > 0
-                         ? settings.clipLimit
-                         : 0.5 * typicalMicroBatchGradNorm(settings, backend);
+  result.clipLimit = settings.clipLimit > 0 ? settings.clipLimit
+                                            : 0.5 * typicalMicroBatchGradNorm(settings, backend);
   if (settings.clipLimit <= 0 && clip && clip->clipLimit > 0)
     result.clipLimit = clip->clipLimit; // the code's own limit, as in runProgram
   Model model = makeModel(settings);

@@ -20,10 +20,10 @@ enum class OpKind { Backward, GradReset, Clip, AllReduce, GradDivide, Step };
 /// When an op runs within a window of N micro-batches (m = 0 .. N-1).
 enum class OpWhen {
   EveryMicroBatch,
-  Boundary,      ///< m == N - 1
-  WindowStart,   ///< m == 0
-  NotBoundary,   ///< m != N - 1
-  Elsewhere,     ///< once per window, at m == 1 (a guard with another residue)
+  Boundary,    ///< m == N - 1
+  WindowStart, ///< m == 0
+  NotBoundary, ///< m != N - 1
+  Elsewhere,   ///< once per window, at m == 1 (a guard with another residue)
 };
 
 struct LoopOp {
@@ -41,8 +41,8 @@ struct LoopOp {
 };
 
 struct LoopProgram {
-  int steps = 4;       ///< N
-  int worldSize = 1;   ///< W (simulated ranks)
+  int steps = 4;     ///< N
+  int worldSize = 1; ///< W (simulated ranks)
   std::vector<LoopOp> ops;
   std::string describe() const; ///< "backward[every]/N; step[boundary]; ..."
 };
@@ -65,14 +65,14 @@ Batch microBatch(const RunSettings &settings, int window, int micro, int rank, i
 
 /// What one execution measured.
 struct RunMeasurement {
-  std::vector<float> appliedGradient;  ///< rank 0's gradient at its first step()
-  std::vector<float> parameters;       ///< rank 0's parameters after all windows
+  std::vector<float> appliedGradient; ///< rank 0's gradient at its first step()
+  std::vector<float> parameters;      ///< rank 0's parameters after all windows
   /// Rank 0's parameters before window 0 and after each window (windows + 1 entries).
   std::vector<std::vector<float>> parameterTrace;
   double allReduceCallsPerStep = 0.0;
   double allReduceBytesPerStep = 0.0;
   int stepsTaken = 0;
-  double clipLimit = 0.0;              ///< the limit clipping used
+  double clipLimit = 0.0; ///< the limit clipping used
 };
 
 /// Runs `program` for settings.windows windows on W simulated ranks.

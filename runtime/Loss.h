@@ -10,19 +10,19 @@ namespace gradlint {
 namespace runtime {
 
 enum class LossKind {
-  Mse,           // torch::mse_loss(pred, y): (pred - y)^2 per element; needs a Regression batch
-  CrossEntropy,  // torch::cross_entropy(logits, labels); needs a Classification batch
+  Mse,          // torch::mse_loss(pred, y): (pred - y)^2 per element; needs a Regression batch
+  CrossEntropy, // torch::cross_entropy(logits, labels); needs a Classification batch
 };
 
 enum class Reduction {
-  Mean,  // Mse: divide by batch * out (every element); CrossEntropy: divide by batch
+  Mean, // Mse: divide by batch * out (every element); CrossEntropy: divide by batch
   Sum,
 };
 
 // The loss of `model` on `batch` (no gradients). Returned in double, computed
 // from fp32 predictions.
-double computeLoss(const Model& model, const Batch& batch, LossKind loss, Reduction reduction,
-                   const Backend& backend = cpuBackend());
+double computeLoss(const Model &model, const Batch &batch, LossKind loss, Reduction reduction,
+                   const Backend &backend = cpuBackend());
 
 // One micro-batch of `loss.backward()`:
 //   computes L = loss(model(batch.x), batch target) with `reduction`, and ADDS
@@ -35,11 +35,11 @@ double computeLoss(const Model& model, const Batch& batch, LossKind loss, Reduct
 // lossScale is where the accumulation factor goes: lossScale = 1/N on each of
 // N micro-batches with Reduction::Mean reproduces the large-batch gradient;
 // lossScale = 1 gives N times it.
-double forwardBackward(const Model& model, const Batch& batch, LossKind loss, Reduction reduction,
-                       float lossScale, GradBuffer& grads, const Backend& backend = cpuBackend());
+double forwardBackward(const Model &model, const Batch &batch, LossKind loss, Reduction reduction,
+                       float lossScale, GradBuffer &grads, const Backend &backend = cpuBackend());
 
-const char* lossKindName(LossKind k);     // "mse", "cross_entropy"
-const char* reductionName(Reduction r);   // "mean", "sum"
+const char *lossKindName(LossKind k);   // "mse", "cross_entropy"
+const char *reductionName(Reduction r); // "mean", "sum"
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

@@ -11,31 +11,34 @@ namespace runtime {
 
 namespace {
 
-void addLinear(std::vector<Tensor>& params, std::vector<std::string>& names,
-               const std::string& prefix, int in, int out, SplitMix64& rng) {
+void addLinear(std::vector<Tensor> &params, std::vector<std::string> &names,
+               const std::string &prefix, int in, int out, SplitMix64 &rng) {
   // 1/sqrt(in) in double, rounded once to float: identical everywhere
   // (sqrt is correctly rounded by IEEE 754).
   const float bound = static_cast<float>(1.0 / std::sqrt(static_cast<double>(in)));
   Tensor w(Shape{out, in});
-  for (float& v : w.values()) v = rng.uniform(-bound, bound);
+  for (float &v : w.values())
+    v = rng.uniform(-bound, bound);
   Tensor b(Shape{out});
-  for (float& v : b.values()) v = rng.uniform(-bound, bound);
+  for (float &v : b.values())
+    v = rng.uniform(-bound, bound);
   params.push_back(std::move(w));
   names.push_back(prefix + "weight");
   params.push_back(std::move(b));
   names.push_back(prefix + "bias");
 }
 
-}  // namespace
+} // namespace
 
-Model::Model(const ModelConfig& config) : config_(config) {
+Model::Model(const ModelConfig &config) : config_(config) {
   if (config.in <= 0 || config.out <= 0)
     throw std::invalid_argument("Model: in and out must be positive");
   SplitMix64 rng(config.seed);
   if (config.architecture == Architecture::Linear) {
     addLinear(params_, names_, "", config.in, config.out, rng);
   } else {
-    if (config.hidden <= 0) throw std::invalid_argument("Model: an MLP needs hidden > 0");
+    if (config.hidden <= 0)
+      throw std::invalid_argument("Model: an MLP needs hidden > 0");
     addLinear(params_, names_, "fc1.", config.in, config.hidden, rng);
     addLinear(params_, names_, "fc2.", config.hidden, config.out, rng);
   }
@@ -63,17 +66,19 @@ Model Model::mlp(int in, int hidden, int out, uint64_t seed, Activation activati
 
 std::vector<Shape> Model::paramShapes() const {
   std::vector<Shape> shapes;
-  for (const Tensor& p : params_) shapes.push_back(p.shape());
+  for (const Tensor &p : params_)
+    shapes.push_back(p.shape());
   return shapes;
 }
 
 int64_t Model::numel() const {
   int64_t n = 0;
-  for (const Tensor& p : params_) n += p.numel();
+  for (const Tensor &p : params_)
+    n += p.numel();
   return n;
 }
 
-Tensor Model::forward(const Tensor& x, const Backend& backend) const {
+Tensor Model::forward(const Tensor &x, const Backend &backend) const {
   if (x.rank() != 2 || x.dim(1) != config_.in)
     throw std::invalid_argument("Model::forward: input " + shapeString(x.shape()) +
                                 " does not match in_features " + std::to_string(config_.in));
@@ -94,12 +99,14 @@ Tensor Model::forward(const Tensor& x, const Backend& backend) const {
   return y;
 }
 
-bool Model::bitwiseEqual(const Model& other) const {
-  if (params_.size() != other.params_.size()) return false;
+bool Model::bitwiseEqual(const Model &other) const {
+  if (params_.size() != other.params_.size())
+    return false;
   for (size_t i = 0; i < params_.size(); ++i)
-    if (!params_[i].bitwiseEqual(other.params_[i])) return false;
+    if (!params_[i].bitwiseEqual(other.params_[i]))
+      return false;
   return true;
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

@@ -8,11 +8,12 @@ namespace runtime {
 
 namespace {
 
-void checkShapes(const Model& model, const GradBuffer& grads,
-                 const std::vector<std::vector<float>>& state, const char* who) {
+void checkShapes(const Model &model, const GradBuffer &grads,
+                 const std::vector<std::vector<float>> &state, const char *who) {
   if (!grads.matches(model))
     throw std::invalid_argument(std::string(who) + ": gradients do not match the model");
-  if (state.empty()) return;
+  if (state.empty())
+    return;
   if (state.size() != model.numParams())
     throw std::invalid_argument(std::string(who) + ": the model changed since the first step");
   for (size_t i = 0; i < state.size(); ++i)
@@ -20,18 +21,19 @@ void checkShapes(const Model& model, const GradBuffer& grads,
       throw std::invalid_argument(std::string(who) + ": the model changed since the first step");
 }
 
-}  // namespace
+} // namespace
 
-Sgd::Sgd(SgdOptions options, const Backend& backend) : options_(options), backend_(&backend) {}
+Sgd::Sgd(SgdOptions options, const Backend &backend) : options_(options), backend_(&backend) {}
 
 Sgd::Sgd(double lr, double momentum, double weightDecay)
     : Sgd(SgdOptions{lr, momentum, 0.0, weightDecay, false}) {}
 
-void Sgd::step(Model& model, const GradBuffer& grads) {
+void Sgd::step(Model &model, const GradBuffer &grads) {
   checkShapes(model, grads, buffers_, "Sgd::step");
   const bool useMomentum = options_.momentum != 0.0;
   const bool first = buffers_.empty();
-  if (first) buffers_.resize(model.numParams());
+  if (first)
+    buffers_.resize(model.numParams());
   kernels::SgdScalars s;
   s.lr = static_cast<float>(options_.lr);
   s.momentum = static_cast<float>(options_.momentum);
@@ -39,13 +41,13 @@ void Sgd::step(Model& model, const GradBuffer& grads) {
   s.weightDecay = static_cast<float>(options_.weightDecay);
   s.nesterov = options_.nesterov;
   for (size_t i = 0; i < model.numParams(); ++i) {
-    Tensor& p = model.param(i);
-    float* buf = nullptr;
+    Tensor &p = model.param(i);
+    float *buf = nullptr;
     s.firstStep = false;
     if (useMomentum) {
       if (buffers_[i].empty()) {
         buffers_[i].assign(static_cast<size_t>(p.numel()), 0.0f);
-        s.firstStep = true;  // PyTorch: buf = clone(d_p)
+        s.firstStep = true; // PyTorch: buf = clone(d_p)
       }
       buf = buffers_[i].data();
     }
@@ -59,15 +61,15 @@ void Sgd::reset() {
   steps_ = 0;
 }
 
-AdamW::AdamW(AdamOptions options, const Backend& backend) : options_(options), backend_(&backend) {}
+AdamW::AdamW(AdamOptions options, const Backend &backend) : options_(options), backend_(&backend) {}
 
 AdamW::AdamW(double lr, double beta1, double beta2, double eps, double weightDecay)
     : AdamW(AdamOptions{lr, beta1, beta2, eps, weightDecay, true}) {}
 
-void AdamW::step(Model& model, const GradBuffer& grads) {
+void AdamW::step(Model &model, const GradBuffer &grads) {
   checkShapes(model, grads, m_, "AdamW::step");
   if (m_.empty()) {
-    for (const Tensor& p : model.params()) {
+    for (const Tensor &p : model.params()) {
       m_.emplace_back(static_cast<size_t>(p.numel()), 0.0f);
       v_.emplace_back(static_cast<size_t>(p.numel()), 0.0f);
     }
@@ -77,7 +79,7 @@ void AdamW::step(Model& model, const GradBuffer& grads) {
       kernels::makeAdamScalars(options_.lr, options_.beta1, options_.beta2, options_.eps,
                                options_.weightDecay, options_.decoupledWeightDecay, steps_);
   for (size_t i = 0; i < model.numParams(); ++i) {
-    Tensor& p = model.param(i);
+    Tensor &p = model.param(i);
     backend_->adamStep(p.data(), grads.tensor(i).data(), m_[i].data(), v_[i].data(), p.numel(), s);
   }
 }
@@ -88,5 +90,5 @@ void AdamW::reset() {
   steps_ = 0;
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

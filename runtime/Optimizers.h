@@ -27,24 +27,24 @@ struct SgdOptions {
 };
 
 class Sgd {
- public:
-  explicit Sgd(SgdOptions options, const Backend& backend = cpuBackend());
+public:
+  explicit Sgd(SgdOptions options, const Backend &backend = cpuBackend());
   Sgd(double lr, double momentum = 0.0, double weightDecay = 0.0);
 
   // One optimizer.step(). Throws std::invalid_argument when `grads` does not
   // match the model or the model's shapes changed since the first step.
-  void step(Model& model, const GradBuffer& grads);
+  void step(Model &model, const GradBuffer &grads);
 
-  const SgdOptions& options() const { return options_; }
-  void setLr(double lr) { options_.lr = lr; }  // for schedulers
+  const SgdOptions &options() const { return options_; }
+  void setLr(double lr) { options_.lr = lr; } // for schedulers
   int64_t stepCount() const { return steps_; }
   // Momentum buffer of parameter i (empty before the first step or with momentum 0).
-  const std::vector<float>& momentumBuffer(size_t i) const { return buffers_.at(i); }
-  void reset();  // forget all state
+  const std::vector<float> &momentumBuffer(size_t i) const { return buffers_.at(i); }
+  void reset(); // forget all state
 
- private:
+private:
   SgdOptions options_;
-  const Backend* backend_;
+  const Backend *backend_;
   int64_t steps_ = 0;
   std::vector<std::vector<float>> buffers_;
 };
@@ -61,22 +61,22 @@ struct AdamOptions {
 };
 
 class AdamW {
- public:
-  explicit AdamW(AdamOptions options, const Backend& backend = cpuBackend());
+public:
+  explicit AdamW(AdamOptions options, const Backend &backend = cpuBackend());
   AdamW(double lr, double beta1, double beta2, double eps, double weightDecay);
 
-  void step(Model& model, const GradBuffer& grads);
+  void step(Model &model, const GradBuffer &grads);
 
-  const AdamOptions& options() const { return options_; }
+  const AdamOptions &options() const { return options_; }
   void setLr(double lr) { options_.lr = lr; }
   int64_t stepCount() const { return steps_; }
-  const std::vector<float>& expAvg(size_t i) const { return m_.at(i); }
-  const std::vector<float>& expAvgSq(size_t i) const { return v_.at(i); }
+  const std::vector<float> &expAvg(size_t i) const { return m_.at(i); }
+  const std::vector<float> &expAvgSq(size_t i) const { return v_.at(i); }
   void reset();
 
- private:
+private:
   AdamOptions options_;
-  const Backend* backend_;
+  const Backend *backend_;
   int64_t steps_ = 0;
   std::vector<std::vector<float>> m_, v_;
 };
@@ -87,5 +87,5 @@ inline AdamOptions adamOptions(double lr = 1e-3, double beta1 = 0.9, double beta
   return AdamOptions{lr, beta1, beta2, eps, weightDecay, false};
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

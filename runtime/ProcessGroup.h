@@ -23,14 +23,14 @@ namespace gradlint {
 namespace runtime {
 
 enum class ReduceOp {
-  Sum,  // every rank gets sum_r g_r
-  Avg,  // every rank gets (sum_r g_r) / W
+  Sum, // every rank gets sum_r g_r
+  Avg, // every rank gets (sum_r g_r) / W
 };
 
 class ProcessGroup {
- public:
+public:
   // Throws std::invalid_argument when worldSize < 1.
-  explicit ProcessGroup(int worldSize, const Backend& backend = cpuBackend());
+  explicit ProcessGroup(int worldSize, const Backend &backend = cpuBackend());
 
   int size() const { return worldSize_; }
 
@@ -39,10 +39,10 @@ class ProcessGroup {
   // dtype (std::invalid_argument otherwise). The sum is formed in fp32 in rank
   // order 0, 1, ..., W-1 (deterministic), Avg then multiplies by 1/W in fp32,
   // and the result is rounded to the storage type.
-  void allReduce(const std::vector<GradBuffer*>& ranks, ReduceOp op);
+  void allReduce(const std::vector<GradBuffer *> &ranks, ReduceOp op);
   // The same for tensor `index` only (one call per parameter, as in loops
   // that all-reduce `p.grad()` parameter by parameter).
-  void allReduceTensor(const std::vector<GradBuffer*>& ranks, size_t index, ReduceOp op);
+  void allReduceTensor(const std::vector<GradBuffer *> &ranks, size_t index, ReduceOp op);
 
   uint64_t calls() const { return calls_; }
   uint64_t bytes() const { return bytes_; }
@@ -51,17 +51,17 @@ class ProcessGroup {
     bytes_ = 0;
   }
 
- private:
-  void checkRanks(const std::vector<GradBuffer*>& ranks) const;
-  void reduceTensor(const std::vector<GradBuffer*>& ranks, size_t index, ReduceOp op);
+private:
+  void checkRanks(const std::vector<GradBuffer *> &ranks) const;
+  void reduceTensor(const std::vector<GradBuffer *> &ranks, size_t index, ReduceOp op);
 
   int worldSize_;
-  const Backend* backend_;
+  const Backend *backend_;
   uint64_t calls_ = 0;
   uint64_t bytes_ = 0;
 };
 
-const char* reduceOpName(ReduceOp op);  // "sum", "avg"
+const char *reduceOpName(ReduceOp op); // "sum", "avg"
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

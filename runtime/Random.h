@@ -12,7 +12,7 @@ namespace runtime {
 
 // splitmix64 (Steele, Lea, Flood 2014; the seeder of xoshiro).
 class SplitMix64 {
- public:
+public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
 
   uint64_t next() {
@@ -31,7 +31,7 @@ class SplitMix64 {
   // Uniform integer in [0, n) (n > 0; modulo bias is irrelevant here).
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
 
- private:
+private:
   uint64_t state_;
 };
 
@@ -42,5 +42,5 @@ inline uint64_t deriveSeed(uint64_t seed, uint64_t stream) {
   return g.next();
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

@@ -61,12 +61,9 @@ Json diagnosticJson(const Diagnostic &d) {
   Json notes = Json::array();
   for (const DiagnosticNote &note : d.notes)
     notes.push_back({{"location", locationJson(note.location)}, {"message", note.message}});
-  Json json = {{"check", d.check},
-               {"severity", d.severity},
-               {"location", locationJson(d.location)},
-               {"message", d.message},
-               {"notes", std::move(notes)},
-               {"fix_applied", d.fixApplied}};
+  Json json = {
+      {"check", d.check},     {"severity", d.severity},    {"location", locationJson(d.location)},
+      {"message", d.message}, {"notes", std::move(notes)}, {"fix_applied", d.fixApplied}};
   if (d.confirmation)
     json["confirmation"] = confirmationToJson(*d.confirmation, /*withTraces=*/true);
   if (d.fix)
@@ -89,7 +86,6 @@ Diagnostic diagnosticFrom(const Json &json) {
     d.fix = fixFrom(json.at("fix"));
   return d;
 }
-
 
 } // namespace
 

@@ -1,10 +1,10 @@
 #include "driver/analysis/Analyzer.h"
 
-#include "clang/Lex/Lexer.h"
 #include "confirm/Confirm.h"
-#include "driver/cache/PreambleCache.h"
 #include "driver/analysis/Prefilter.h"
+#include "driver/cache/PreambleCache.h"
 #include "driver/config/Rules.h"
+#include "clang/Lex/Lexer.h"
 
 #include "checks/Check.h"
 #include "model/ModelBuilder.h"
@@ -157,8 +157,8 @@ public:
       diagnostic.check = finding.check;
       const RuleInfo *rule = findRule(finding.check);
       diagnostic.severity = job_.config.isWarningAsError(finding.check) ? "error"
-                            : rule                                       ? rule->severity
-                                                                         : "warning";
+                            : rule                                      ? rule->severity
+                                                                        : "warning";
       std::string real;
       diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
       diagnostic.message = finding.message;
@@ -218,8 +218,8 @@ private:
       if (!confirmHere)
         entry.firing.clear();
       entry.lowered = loweredFor(index);
-      entry.location = resolve(context.getSourceManager(), loop.loc, job_.mainFile,
-                               job_.displayName, nullptr);
+      entry.location =
+          resolve(context.getSourceManager(), loop.loc, job_.mainFile, job_.displayName, nullptr);
       job_.out.loweredLoops.push_back(std::move(entry));
     }
   }
@@ -343,7 +343,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
   if (cache)
     preamble = cache->preambleFor(command, std::string(absolute), contents);
 
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      llvm::vfs::createPhysicalFileSystem();
   if (unsavedContents) {
     // The editor's text shadows the file on disk, under both of its names.
     auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
@@ -362,8 +363,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     ErrorCollector collector;
     clang::tooling::ToolInvocation invocation(
         preamble ? PreambleCache::argsWith(command.args, *preamble) : command.args,
-        std::make_unique<AnalysisAction>(TranslationUnitJob{
-            result, config, std::string(real), displayName, request}),
+        std::make_unique<AnalysisAction>(
+            TranslationUnitJob{result, config, std::string(real), displayName, request}),
         files.get());
     invocation.setDiagnosticConsumer(&collector);
     bool ok = invocation.run();
@@ -371,9 +372,9 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       result.diagnostics.clear();
       result.realPaths.clear();
       result.loweredLoops.clear();
-      preamble = attempt == 0 ? cache->preambleFor(command, std::string(absolute), contents,
-                                                   &*preamble)
-                              : std::nullopt;
+      preamble = attempt == 0
+                     ? cache->preambleFor(command, std::string(absolute), contents, &*preamble)
+                     : std::nullopt;
       continue;
     }
     if (preamble)

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "driver/analysis/CompilationSetup.h"
-#include "driver/config/Config.h"
 #include "driver/analysis/Diagnostics.h"
+#include "driver/config/Config.h"
 
 #include "confirm/EmitRuns.h"
 #include "confirm/Lowering.h"
@@ -50,8 +50,8 @@ struct FileAnalysis {
   /// from an isolated child: they are used up before).
   struct LoweredTrainingLoop {
     LoweredLoop lowered;
-    Location location;              ///< the loop statement or step function
-    bool emitRun = false;           ///< --emit-runs runs it
+    Location location;    ///< the loop statement or step function
+    bool emitRun = false; ///< --emit-runs runs it
     /// Each check with findings here, in check order, and the index range
     /// [first, second) of those findings in `diagnostics`.
     std::vector<std::pair<std::string, std::pair<size_t, size_t>>> firing;
@@ -81,8 +81,8 @@ bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &set
 struct LoopRunSettings {
   const runtime::Backend *confirmBackend = nullptr; ///< --confirm (null: no confirmation)
   std::string confirmBackendName;
-  int traceSteps = 0;        ///< --plot: optimizer steps to trace
-  int emitRunsWindows = 0;   ///< --emit-runs: windows to run each loop as written (0: none)
+  int traceSteps = 0;      ///< --plot: optimizer steps to trace
+  int emitRunsWindows = 0; ///< --emit-runs: windows to run each loop as written (0: none)
   const runtime::Backend *emitRunsBackend = nullptr;
 };
 
@@ -93,7 +93,6 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings);
 /// The same for an editor's unsaved buffer: `contents` stands in for the file
 /// at `path` (absolute; it need not exist on disk yet).
 FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
-                                CompilationSetup &setup,
-                                const FileConfig &config);
+                                CompilationSetup &setup, const FileConfig &config);
 
 } // namespace gradlint

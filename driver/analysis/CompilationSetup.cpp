@@ -1,6 +1,6 @@
 #include "driver/analysis/CompilationSetup.h"
-#include "driver/cache/PreambleCache.h"
 #include "driver/analysis/Prefilter.h"
+#include "driver/cache/PreambleCache.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -23,7 +23,8 @@ std::vector<std::string> defaultCommand(const std::string &file) {
 }
 
 std::string executableDir() {
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&defaultCommand));
+  std::string exe =
+      llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&defaultCommand));
   return std::string(llvm::sys::path::parent_path(exe));
 }
 
@@ -111,7 +112,9 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
           clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, error);
       if (db)
         db = clang::tooling::inferMissingCompileCommands(std::move(db));
-      found = detected_.emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db))).first;
+      found = detected_
+                  .emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db)))
+                  .first;
     }
     detected = found->second;
     database = detected.get();
@@ -173,8 +176,8 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
 bool headerReachable(const std::vector<std::string> &args, const std::string &directory,
                      const std::string &header) {
   std::vector<std::string> dirs;
-  static const char *const flags[] = {"-isystem", "-I", "-iquote", "-idirafter",
-                                      "--include-directory", "-cxx-isystem"};
+  static const char *const flags[] = {
+      "-isystem", "-I", "-iquote", "-idirafter", "--include-directory", "-cxx-isystem"};
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     for (const char *flag : flags) {

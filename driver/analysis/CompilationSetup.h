@@ -27,8 +27,8 @@ struct SetupOptions {
   bool haveCompilerArgs = false;         ///< "--" was given
   std::vector<std::string> compilerArgs; ///< everything after "--"
   bool noCache = false;
-  std::string cacheDir;                  ///< "": PreambleCache::defaultDirectory()
-  uint64_t cacheMaxBytes = 2ull << 30;   ///< 0: no limit; the default of --cache-max-size
+  std::string cacheDir;                ///< "": PreambleCache::defaultDirectory()
+  uint64_t cacheMaxBytes = 2ull << 30; ///< 0: no limit; the default of --cache-max-size
   bool noPrefilter = false;
 };
 

@@ -58,7 +58,7 @@ struct Diagnostic {
 struct FileError {
   std::string file;
   std::string message;
-  unsigned line = 0;   ///< 1-based; 0 when the error is about the whole file
+  unsigned line = 0; ///< 1-based; 0 when the error is about the whole file
   unsigned column = 0;
 
   /// "file", "file:line" or "file:line:column", as compilers print it.

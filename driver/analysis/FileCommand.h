@@ -9,9 +9,9 @@
 namespace gradlint {
 
 struct FileCommand {
-  std::string directory;          ///< the working directory of the compile
-  std::vector<std::string> args;  ///< argv, compiler first, file last
-  bool usesApiModel = false;      ///< <torch/torch.h> was not on the include path
+  std::string directory;         ///< the working directory of the compile
+  std::vector<std::string> args; ///< argv, compiler first, file last
+  bool usesApiModel = false;     ///< <torch/torch.h> was not on the include path
 };
 
 /// A command as one JSON text, and back (nullopt: not a command's JSON).

@@ -55,8 +55,8 @@ void crashForTestIfAsked(const std::string &file) {
   size_t start = 0;
   while (start < list.size()) {
     size_t comma = list.find(',', start);
-    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
+    std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? list.size() : comma + 1;
     size_t colon = item.find(':');
     if (colon == std::string::npos)
@@ -253,8 +253,7 @@ FileAnalysis Isolator::analyse(const std::string &file,
   arguments.insert(arguments.end(), arguments_.begin(), arguments_.end());
   // Before a "--" (compiler arguments follow it), so that the child sees them as options.
   auto dashes = std::find(arguments.begin() + 1, arguments.end(), "--");
-  arguments.insert(dashes, {kChildFileFlag + file,
-                            kResultFdFlag + std::to_string(kChildResultFd),
+  arguments.insert(dashes, {kChildFileFlag + file, kResultFdFlag + std::to_string(kChildResultFd),
                             kParentPidFlag + std::to_string(getpid())});
   // The command travels in a memfd: a command line can exceed what argv takes.
   int commandFd = -1;
@@ -343,8 +342,8 @@ FileAnalysis Isolator::analyse(const std::string &file,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timedOut)
-    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s" +
-                            log.keep());
+    return failed(file,
+                  "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s" + log.keep());
   if (WIFSIGNALED(status))
     return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
                             "); the other files were analysed" + log.keep());

@@ -14,8 +14,8 @@ namespace gradlint {
 /// What the hidden flags ask of this process when it is an isolated child.
 struct ChildRequest {
   bool active = false;
-  std::string file;   ///< the one file to analyse, as the user wrote it
-  int resultFd = -1;  ///< where the encoded FileAnalysis goes
+  std::string file;  ///< the one file to analyse, as the user wrote it
+  int resultFd = -1; ///< where the encoded FileAnalysis goes
   long parentPid = 0;
   std::string command; ///< the file's compile command (encodeCommand), if the parent sent it
 };
@@ -33,8 +33,8 @@ int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &a
 
 /// How the parent runs the analyses.
 struct IsolationSettings {
-  bool enabled = true;        ///< false: in this process (--no-isolation)
-  double timeoutSeconds = 0;  ///< per file (--timeout); 0 means none
+  bool enabled = true;       ///< false: in this process (--no-isolation)
+  double timeoutSeconds = 0; ///< per file (--timeout); 0 means none
 };
 
 /// Parent side: analyses files in children, or in-process with --no-isolation.

@@ -17,7 +17,9 @@ bool isIdentifierChar(char c) {
          c == '$' || static_cast<unsigned char>(c) >= 0x80;
 }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHorizontalSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool isHorizontalSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 /// Past the end of a "..." or '...' literal starting at `i`; an unterminated
 /// one ends at the line's end, so one stray quote cannot hide the rest.
@@ -97,10 +99,10 @@ void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
 
 /// The include directories and forced includes of a command line.
 struct SearchPath {
-  std::vector<std::string> quoteDirs; ///< -iquote
-  std::vector<std::string> userDirs;  ///< -I
+  std::vector<std::string> quoteDirs;      ///< -iquote
+  std::vector<std::string> userDirs;       ///< -I
   std::vector<std::string> forcedIncludes; ///< -include, -imacros
-  std::string macroText; ///< -D values: they can spell step or backward too
+  std::string macroText;                   ///< -D values: they can spell step or backward too
 };
 
 SearchPath searchPathOf(const std::vector<std::string> &args, const std::string &directory) {
@@ -184,8 +186,8 @@ ScannedFile scanSource(llvm::StringRef text) {
         llvm::StringRef identifier = text.slice(start, i);
         bool literalFollows = i < n && (text[i] == '"' || text[i] == '\'');
         if (literalFollows && identifier.ends_with("R") &&
-            (identifier == "R" || identifier == "u8R" || identifier == "uR" ||
-             identifier == "UR" || identifier == "LR") &&
+            (identifier == "R" || identifier == "u8R" || identifier == "uR" || identifier == "UR" ||
+             identifier == "LR") &&
             text[i] == '"') {
           size_t end = skipRawString(text, i);
           i = end == llvm::StringRef::npos ? skipQuoted(text, i, '"') : end;

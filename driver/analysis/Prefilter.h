@@ -42,8 +42,7 @@ public:
   /// transitively, up to a cap; anything it cannot follow counts as "may".
   /// Thread-safe; header scans are shared between calls.
   bool mayContainTrainingLoop(const std::string &mainFile, llvm::StringRef contents,
-                              const std::vector<std::string> &args,
-                              const std::string &directory);
+                              const std::vector<std::string> &args, const std::string &directory);
 
   static constexpr size_t kMaxHeaders = 256;
 

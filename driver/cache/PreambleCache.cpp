@@ -1,21 +1,21 @@
 #include "driver/cache/PreambleCache.h"
 
 #include "clang/Basic/DiagnosticFrontend.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/VirtualFileSystem.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <cctype>
@@ -67,11 +67,11 @@ bool conflictsWithCache(const std::vector<std::string> &args) {
 /// The arguments without the source files they compile: what the PCH of any
 /// TU compiled with the same options is built with.
 std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
-  static const char *const takesValue[] = {"-D", "-U", "-I", "-isystem", "-iquote", "-idirafter",
-                                           "-include", "-imacros", "-Xclang", "-x", "-MF", "-MT",
-                                           "-MQ", "-o", "-target", "--target", "-isysroot"};
-  static const char *const sourceExtensions[] = {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C",
-                                                 ".CPP", ".c", ".cu", ".ixx", ".cppm"};
+  static const char *const takesValue[] = {
+      "-D", "-U",  "-I",  "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-Xclang",
+      "-x", "-MF", "-MT", "-MQ",      "-o",      "-target",    "--target", "-isysroot"};
+  static const char *const sourceExtensions[] = {".cpp", ".cc", ".cxx", ".c++", ".cp",  ".C",
+                                                 ".CPP", ".c",  ".cu",  ".ixx", ".cppm"};
   std::vector<std::string> kept;
   for (size_t i = 0; i < args.size(); ++i) {
     llvm::StringRef arg = args[i];
@@ -147,7 +147,9 @@ struct CacheFileName {
 
 std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
   auto isLowerHex = [](char c) { return llvm::isDigit(c) || (c >= 'a' && c <= 'f'); };
-  auto isNumber = [](llvm::StringRef text) { return !text.empty() && llvm::all_of(text, llvm::isDigit); };
+  auto isNumber = [](llvm::StringRef text) {
+    return !text.empty() && llvm::all_of(text, llvm::isDigit);
+  };
   if (name.size() <= kKeyLength || !llvm::all_of(name.take_front(kKeyLength), isLowerHex))
     return std::nullopt;
   CacheFileName parsed;
@@ -305,10 +307,10 @@ std::string PreambleCache::defaultDirectory() {
 
 std::vector<std::string> PreambleCache::argsWith(const std::vector<std::string> &args,
                                                  const Preamble &preamble) {
-  std::vector<std::string> extra = {"-Xclang", "-fmodules-validate-system-headers",
-                                    "-include-pch", preamble.pchPath, "-Xclang",
-                                    "-preamble-bytes=" + std::to_string(preamble.prefixBytes) +
-                                        ",1"};
+  std::vector<std::string> extra = {
+      "-Xclang",      "-fmodules-validate-system-headers",
+      "-include-pch", preamble.pchPath,
+      "-Xclang",      "-preamble-bytes=" + std::to_string(preamble.prefixBytes) + ",1"};
   // Options go before a "--": what follows it are inputs.
   std::vector<std::string> out = args;
   out.insert(std::find(out.begin(), out.end(), "--"), extra.begin(), extra.end());
@@ -348,11 +350,11 @@ std::shared_ptr<std::mutex> PreambleCache::lockFor(const std::string &key) {
   return slot;
 }
 
-std::optional<PreambleCache::Preamble>
-PreambleCache::preambleFor(const FileCommand &command, const std::string &mainFile,
-                           llvm::StringRef contents, const Preamble *failed) {
-  if (directory_.empty() || command.args.empty() ||
-      conflictsWithCache(command.args))
+std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileCommand &command,
+                                                                  const std::string &mainFile,
+                                                                  llvm::StringRef contents,
+                                                                  const Preamble *failed) {
+  if (directory_.empty() || command.args.empty() || conflictsWithCache(command.args))
     return std::nullopt;
   IncludePrefix prefix = includePrefixOf(contents);
   if (prefix.lines.empty() || prefix.bytes == 0)
@@ -478,9 +480,9 @@ void PreambleCache::evictOverLimit() {
   struct Entry {
     std::vector<std::pair<std::string, uint64_t>> files; ///< name, size
     /// The PCH's mtime (a hit touches it), else the newest of its other files'.
-    struct timespec lastUse {};
+    struct timespec lastUse{};
     bool hasPch = false;
-    bool beingWritten = false;  ///< another process's temporary file is young
+    bool beingWritten = false; ///< another process's temporary file is young
   };
   std::map<std::string, Entry> entries;
   std::map<std::string, uint64_t> staleTemporaries; ///< left by killed processes
@@ -563,7 +565,8 @@ void PreambleCache::evictOverLimit() {
 bool PreambleCache::buildPch(const FileCommand &command, const std::string &header,
                              const std::string &pch) {
   (void)header;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem = llvm::vfs::createPhysicalFileSystem();
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      llvm::vfs::createPhysicalFileSystem();
   fileSystem->setCurrentWorkingDirectory(command.directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fileSystem));

@@ -73,8 +73,7 @@ public:
   /// latest (threads that failed on the same PCH rebuild it once). None when
   /// the prefix is not worth one or the cache cannot be used. Thread-safe.
   std::optional<Preamble> preambleFor(const FileCommand &command, const std::string &mainFile,
-                                      llvm::StringRef contents,
-                                      const Preamble *failed = nullptr);
+                                      llvm::StringRef contents, const Preamble *failed = nullptr);
 
   /// `args` (file last) parsing with `preamble`.
   static std::vector<std::string> argsWith(const std::vector<std::string> &args,
@@ -102,7 +101,7 @@ private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<std::mutex>> keyLocks_;
   std::map<std::string, unsigned> generations_; ///< builds per key in this process
-  std::set<std::string> failedKeys_; ///< prefixes that do not compile: not retried
+  std::set<std::string> failedKeys_;            ///< prefixes that do not compile: not retried
   bool unusable_ = false;
   std::string note_;
   bool noteTaken_ = false;

@@ -131,8 +131,7 @@ std::optional<std::string> loadChangedLines(const std::string &range, const std:
                                             ChangedLines &out) {
   std::string error;
   if (!range.empty()) {
-    std::optional<std::string> root =
-        capture({"git", "rev-parse", "--show-toplevel"}, error);
+    std::optional<std::string> root = capture({"git", "rev-parse", "--show-toplevel"}, error);
     if (!root)
       return "--diff=" + range + ": not in a git work tree (" + error + ")";
     std::optional<std::string> diff =

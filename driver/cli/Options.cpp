@@ -77,8 +77,8 @@ const char *usageText() {
 
 namespace {
 
-bool takeValue(const std::string &arg, const char *flag, int &i, int argc,
-               const char *const *argv, std::string &value, std::optional<std::string> &error) {
+bool takeValue(const std::string &arg, const char *flag, int &i, int argc, const char *const *argv,
+               std::string &value, std::optional<std::string> &error) {
   std::string prefix = std::string(flag) + "=";
   if (arg.rfind(prefix, 0) == 0) {
     value = arg.substr(prefix.size());
@@ -109,7 +109,8 @@ bool takeCacheOption(const std::string &arg, int &i, int argc, const char *const
     if (std::optional<uint64_t> bytes = parseByteSize(value))
       options.cacheMaxBytes = *bytes;
     else
-      error = "invalid cache size '" + value + "' (expected bytes with an optional K, M or G "
+      error = "invalid cache size '" + value +
+              "' (expected bytes with an optional K, M or G "
               "suffix, e.g. --cache-max-size=2G; 0 for no limit)";
   } else {
     return false;

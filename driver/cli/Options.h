@@ -12,36 +12,36 @@ enum class OutputFormat { Text, Json, Sarif, Github, Markdown };
 
 struct Options {
   std::vector<std::string> files;
-  bool haveCompilerArgs = false;          ///< "--" was given
-  std::vector<std::string> compilerArgs;  ///< everything after "--"
-  std::string buildPath;                  ///< -p <dir>
-  std::string checks;                     ///< --checks=<globs>
-  std::string warningsAsErrors;           ///< --warnings-as-errors=<globs>
-  std::string configFile;                 ///< --config-file=<path>: instead of .gradlint.yaml discovery
-  bool dumpConfig = false;                ///< print each file's effective configuration
+  bool haveCompilerArgs = false;         ///< "--" was given
+  std::vector<std::string> compilerArgs; ///< everything after "--"
+  std::string buildPath;                 ///< -p <dir>
+  std::string checks;                    ///< --checks=<globs>
+  std::string warningsAsErrors;          ///< --warnings-as-errors=<globs>
+  std::string configFile;  ///< --config-file=<path>: instead of .gradlint.yaml discovery
+  bool dumpConfig = false; ///< print each file's effective configuration
   bool listChecks = false;
-  bool dumpModel = false;                 ///< print the training-loop model instead
-  bool confirm = false;                   ///< --confirm: run each diagnosis on the runtime
-  std::string backend = "auto";           ///< --backend=auto|cpu|cuda
-  std::string plotFile;                   ///< --plot=<file.svg> (implies --confirm)
-  std::string emitRunsFile;               ///< --emit-runs=<file.json>: run loops as written
-  int windows = 3;                        ///< --windows=K for --emit-runs
+  bool dumpModel = false;       ///< print the training-loop model instead
+  bool confirm = false;         ///< --confirm: run each diagnosis on the runtime
+  std::string backend = "auto"; ///< --backend=auto|cpu|cuda
+  std::string plotFile;         ///< --plot=<file.svg> (implies --confirm)
+  std::string emitRunsFile;     ///< --emit-runs=<file.json>: run loops as written
+  int windows = 3;              ///< --windows=K for --emit-runs
   OutputFormat format = OutputFormat::Text;
-  bool reportUnusedSuppressions = false;  ///< NOLINT(accum-...) that silenced nothing is a finding
-  std::string diffRange;                  ///< --diff=<git revision range>
-  std::string diffFile;                   ///< --diff-file=<patch> (- for stdin)
-  bool fix = false;                       ///< --fix: apply the fix-its
-  bool fixDryRun = false;                 ///< --fix-dry-run: print them as a diff
-  bool unsafeFixes = false;               ///< --unsafe-fixes: include unsafe fixes
-  std::string exportFixesFile;            ///< --export-fixes=<file.yaml>
+  bool reportUnusedSuppressions = false; ///< NOLINT(accum-...) that silenced nothing is a finding
+  std::string diffRange;                 ///< --diff=<git revision range>
+  std::string diffFile;                  ///< --diff-file=<patch> (- for stdin)
+  bool fix = false;                      ///< --fix: apply the fix-its
+  bool fixDryRun = false;                ///< --fix-dry-run: print them as a diff
+  bool unsafeFixes = false;              ///< --unsafe-fixes: include unsafe fixes
+  std::string exportFixesFile;           ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
-  bool isolate = true;                    ///< analyse each file in a child process (--no-isolation: in-process)
-  double timeoutSeconds = 0;              ///< --timeout=<s>: per file; 0 means none
-  std::string cacheDir;                   ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
-  bool noCache = false;                   ///< --no-cache
-  uint64_t cacheMaxBytes = 2ull << 30;    ///< --cache-max-size=<n>[K|M|G]; 0: no limit
-  bool noPrefilter = false;               ///< --no-prefilter: parse every file, even without a training loop
-  bool verbose = false;                   ///< --verbose: notes on skipped files and the cache
+  bool isolate = true;       ///< analyse each file in a child process (--no-isolation: in-process)
+  double timeoutSeconds = 0; ///< --timeout=<s>: per file; 0 means none
+  std::string cacheDir;      ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
+  bool noCache = false;      ///< --no-cache
+  uint64_t cacheMaxBytes = 2ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
+  bool noPrefilter = false; ///< --no-prefilter: parse every file, even without a training loop
+  bool verbose = false;     ///< --verbose: notes on skipped files and the cache
   bool help = false;
   bool version = false;
 };

@@ -1,24 +1,24 @@
 // gradlint: finds gradient-accumulation bugs in C++ LibTorch training loops.
-#include "driver/analysis/Analyzer.h"
 #include "checks/Check.h"
+#include "confirm/Plot.h"
+#include "driver/analysis/Analyzer.h"
 #include "driver/analysis/CompilationSetup.h"
+#include "driver/analysis/Isolation.h"
+#include "driver/cache/PreambleCache.h"
+#include "driver/cli/DiffFilter.h"
+#include "driver/cli/Options.h"
 #include "driver/config/CheckSelection.h"
 #include "driver/config/Config.h"
-#include "driver/cli/DiffFilter.h"
-#include "driver/fix/FixApplier.h"
-#include "driver/analysis/Isolation.h"
-#include "driver/lsp/LanguageServer.h"
-#include "driver/cli/Options.h"
-#include "driver/output/Output.h"
-#include "confirm/Plot.h"
 #include "driver/fix/AtomicWrite.h"
-#include "driver/cache/PreambleCache.h"
+#include "driver/fix/FixApplier.h"
+#include "driver/lsp/LanguageServer.h"
+#include "driver/output/Output.h"
 
-#include "llvm/Support/PrettyStackTrace.h"
-#include "llvm/Support/Signals.h"
 #include "driver/cli/Progress.h"
 #include "driver/config/Rules.h"
 #include "driver/config/Suppressions.h"
+#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Signals.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -50,8 +50,8 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
 }
 
 FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache) {
-  return {cache.hits, cache.builds, cache.buildFailures, cache.takeNote(), cache.evictedEntries,
-          cache.evictedBytes};
+  return {cache.hits,       cache.builds,         cache.buildFailures,
+          cache.takeNote(), cache.evictedEntries, cache.evictedBytes};
 }
 
 /// The cache's problem (once), and with --verbose what the prefilter and the
@@ -295,8 +295,7 @@ int main(int argc, char **argv) {
       for (size_t i = next++; i < options.files.size(); i = next++) {
         progress.started(options.files[i]);
         // The prefilter runs here, so that a skipped file starts no child.
-        if (configured[i] &&
-            skippedWithoutParsing(options.files[i], *setup, request))
+        if (configured[i] && skippedWithoutParsing(options.files[i], *setup, request))
           analyses[i].skipped = true;
         else if (configured[i])
           analyses[i] = isolator.analyse(
@@ -341,7 +340,9 @@ int main(int argc, char **argv) {
              std::tie(b.second, b.first.location.line, b.first.location.column, b.first.check);
     });
     for (auto &[diagnostic, real] : ordered) {
-      if (!seen.insert({real, diagnostic.check, diagnostic.location.line, diagnostic.location.column}).second)
+      if (!seen.insert(
+                   {real, diagnostic.check, diagnostic.location.line, diagnostic.location.column})
+               .second)
         continue;
       if (suppressions.suppresses(diagnostic, real))
         suppressed.push_back(std::move(diagnostic));
@@ -368,8 +369,8 @@ int main(int argc, char **argv) {
     std::vector<LoopRun> runs;
     for (FileAnalysis &analysis : analyses)
       runs.insert(runs.end(), analysis.loopRuns.begin(), analysis.loopRuns.end());
-    if (auto error = writeFileAtomically(options.emitRunsFile, loopRunsDocument(runs),
-                                         "the loop runs"))
+    if (auto error =
+            writeFileAtomically(options.emitRunsFile, loopRunsDocument(runs), "the loop runs"))
       result.errors.push_back({options.emitRunsFile, *error});
   }
   if (!options.plotFile.empty()) {

@@ -14,8 +14,8 @@ std::optional<std::string> selectChecks(const std::string &globs,
   size_t start = 0;
   while (start <= globs.size()) {
     size_t comma = globs.find(',', start);
-    std::string glob = globs.substr(start, comma == std::string::npos ? std::string::npos
-                                                                      : comma - start);
+    std::string glob =
+        globs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? globs.size() + 1 : comma + 1;
     // Trim whitespace, as clang-tidy does.
     while (!glob.empty() && std::isspace(static_cast<unsigned char>(glob.front())))

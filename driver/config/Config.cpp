@@ -306,8 +306,8 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
   out = FileConfig();
   // The chain of files, nearest first.
   std::vector<const ConfigFile *> chain;
-  std::string next = configFile_.empty() ? nearestConfig(parentDirectory(absolutePath(sourceFile)))
-                                         : configFile_;
+  std::string next =
+      configFile_.empty() ? nearestConfig(parentDirectory(absolutePath(sourceFile))) : configFile_;
   std::set<std::string> visited;
   while (!next.empty() && visited.insert(next).second) {
     const ConfigFile *config = nullptr;
@@ -380,8 +380,8 @@ std::string dumpConfig(const FileConfig &config) {
       ModelOptions copy = entry.second;
       lists.push_back(*copy.list(name));
     }
-    bool shared = !lists.empty() &&
-                  std::all_of(lists.begin(), lists.end(), [&](const auto &l) { return l == lists[0]; });
+    bool shared = !lists.empty() && std::all_of(lists.begin(), lists.end(),
+                                                [&](const auto &l) { return l == lists[0]; });
     if (shared) {
       if (!lists[0].empty())
         line(name, lists[0]);

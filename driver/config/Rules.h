@@ -8,10 +8,10 @@ namespace gradlint {
 
 struct RuleInfo {
   std::string id;
-  std::string severity;   ///< "warning" or "error"
-  std::string summary;    ///< one sentence
-  std::string docPath;    ///< rules/<id>.md, relative to the repository
-  std::string markdown;   ///< the whole document
+  std::string severity; ///< "warning" or "error"
+  std::string summary;  ///< one sentence
+  std::string docPath;  ///< rules/<id>.md, relative to the repository
+  std::string markdown; ///< the whole document
 };
 
 const std::vector<RuleInfo> &allRules();

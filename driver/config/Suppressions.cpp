@@ -33,18 +33,18 @@ struct CheckPattern {
 
 struct Directive {
   DirectiveKind kind = DirectiveKind::SameLine;
-  size_t offset = 0;           ///< of the NOLINT token
+  size_t offset = 0; ///< of the NOLINT token
   unsigned line = 0;
-  unsigned commentColumn = 0;  ///< where its comment starts, for the unused finding
-  bool hasCheckList = false;   ///< no list: every check
+  unsigned commentColumn = 0; ///< where its comment starts, for the unused finding
+  bool hasCheckList = false;  ///< no list: every check
   std::string checkListText;
   std::vector<CheckPattern> patterns;
 };
 
 /// A matched NOLINTBEGIN ... NOLINTEND pair.
 struct SuppressionBlock {
-  size_t begin = 0, end = 0;  ///< offsets of the two tokens
-  size_t directive = 0;       ///< the NOLINTBEGIN
+  size_t begin = 0, end = 0; ///< offsets of the two tokens
+  size_t directive = 0;      ///< the NOLINTBEGIN
 };
 
 std::string trim(const std::string &text) {
@@ -61,8 +61,8 @@ std::vector<CheckPattern> parseCheckList(const std::string &text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string entry = trim(text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                            : comma - start));
+    std::string entry =
+        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
     if (entry.empty())
       continue;
@@ -116,11 +116,11 @@ struct SuppressionFile {
   std::vector<size_t> lineStarts;
   std::vector<Directive> directives;
   std::vector<SuppressionBlock> blocks;
-  std::vector<size_t> unmatched;  ///< directives: BEGIN without END or END without BEGIN
+  std::vector<size_t> unmatched; ///< directives: BEGIN without END or END without BEGIN
 
   unsigned lineOf(size_t offset) const {
-    return static_cast<unsigned>(
-        std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) - lineStarts.begin());
+    return static_cast<unsigned>(std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) -
+                                 lineStarts.begin());
   }
 
   std::string lineText(unsigned line) const {
@@ -128,8 +128,8 @@ struct SuppressionFile {
       return {};
     size_t start = lineStarts[line - 1];
     size_t end = text.find('\n', start);
-    std::string result = text.substr(start, end == std::string::npos ? std::string::npos
-                                                                      : end - start);
+    std::string result =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (!result.empty() && result.back() == '\r')
       result.pop_back();
     return result;
@@ -167,7 +167,7 @@ struct SuppressionFile {
       else if (suffix == "END")
         directive.kind = DirectiveKind::End;
       else
-        continue;  // NOLINTFOO is no directive
+        continue; // NOLINTFOO is no directive
       // A check list needs its ')' on the same line; without it the directive covers every check.
       if (pos < text.size() && text[pos] == '(') {
         size_t close = text.find_first_of("\n)", pos + 1);
@@ -182,7 +182,7 @@ struct SuppressionFile {
       size_t lineStart = lineStarts[directive.line - 1];
       std::string before = text.substr(lineStart, directive.offset - lineStart);
       size_t lineComment = before.rfind("//"), blockComment = before.rfind("/*");
-      size_t comment = lineComment == std::string::npos ? blockComment
+      size_t comment = lineComment == std::string::npos    ? blockComment
                        : blockComment == std::string::npos ? lineComment
                                                            : std::max(lineComment, blockComment);
       directive.commentColumn = static_cast<unsigned>(
@@ -233,8 +233,7 @@ SuppressionIndex::SuppressionIndex(std::vector<std::string> registeredChecks,
 SuppressionIndex::~SuppressionIndex() = default;
 
 SuppressionFile &SuppressionIndex::load(const std::string &givenPath,
-                                        const std::string &displayName,
-                                        std::string *contents) {
+                                        const std::string &displayName, std::string *contents) {
   // One entry per file, however it was named (a diagnostic's real path or the command line).
   llvm::SmallString<256> real;
   std::string path = llvm::sys::fs::real_path(givenPath, real) ? givenPath : std::string(real);
@@ -294,7 +293,8 @@ std::vector<FileError> SuppressionIndex::directiveErrors() const {
     for (size_t index : file.unmatched) {
       const Directive &directive = file.directives[index];
       // As in parse errors: the file's name, line and column lead the message.
-      std::string where = llvm::sys::path::filename(file.displayName).str() + ":" + std::to_string(directive.line) + ":" +
+      std::string where = llvm::sys::path::filename(file.displayName).str() + ":" +
+                          std::to_string(directive.line) + ":" +
                           std::to_string(directive.commentColumn) + ": ";
       errors.push_back(
           {file.displayName,
@@ -333,7 +333,7 @@ std::vector<Diagnostic> SuppressionIndex::unusedSuppressions() const {
           continue;
         bool onlyStars = pattern.glob.find_first_not_of('*') == std::string::npos;
         if (onlyStars)
-          continue;  // "*" is everyone's, not specifically gradlint's
+          continue; // "*" is everyone's, not specifically gradlint's
         if (matchesAny(pattern.glob, enabledChecks_))
           unused.push_back(pattern.glob);
         else if (pattern.glob.rfind("accum-", 0) == 0 &&
@@ -348,8 +348,8 @@ std::vector<Diagnostic> SuppressionIndex::unusedSuppressions() const {
           text += (text.empty() ? "'" : ", '") + name + "'";
         return text;
       };
-      std::string message = std::string("unused suppression: ") + spelling(directive.kind) +
-                            "(" + trim(directive.checkListText) + ")";
+      std::string message = std::string("unused suppression: ") + spelling(directive.kind) + "(" +
+                            trim(directive.checkListText) + ")";
       if (!unused.empty())
         message += " suppresses no finding of " + quoted(unused) +
                    "; remove the check name, or the comment";

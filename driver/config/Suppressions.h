@@ -32,8 +32,7 @@ public:
 
   /// Takes `text` (an editor's unsaved buffer) as the contents of `path`
   /// instead of reading the file; call before anything else reads `path`.
-  void setFileContents(const std::string &path, const std::string &displayName,
-                       std::string text);
+  void setFileContents(const std::string &path, const std::string &displayName, std::string text);
 
   /// Reads an analysed input file so that its directive errors and its unused
   /// suppressions are reported even when it has no finding.
@@ -50,12 +49,12 @@ public:
 
 private:
   SuppressionFile &load(const std::string &path, const std::string &displayName,
-                         std::string *contents = nullptr);
+                        std::string *contents = nullptr);
 
   std::vector<std::string> registeredChecks_;
   std::vector<std::string> enabledChecks_;
-  std::map<std::string, std::unique_ptr<SuppressionFile>> files_;  ///< by path
-  std::vector<std::string> order_;  ///< paths in the order they were read
+  std::map<std::string, std::unique_ptr<SuppressionFile>> files_; ///< by path
+  std::vector<std::string> order_; ///< paths in the order they were read
 };
 
 /// clang-tidy's check globs in NOLINT lists: `*` matches any run of characters.

@@ -91,10 +91,9 @@ std::optional<std::string> exportFixes(const std::vector<const Diagnostic *> &fi
   for (const Diagnostic *diagnostic : fixed) {
     std::string file = absolutePath(diagnostic->location.file);
     auto text = contents.find(diagnostic->location.file);
-    unsigned offset = text == contents.end()
-                          ? 0
-                          : offsetOf(text->second, diagnostic->location.line,
-                                     diagnostic->location.column);
+    unsigned offset = text == contents.end() ? 0
+                                             : offsetOf(text->second, diagnostic->location.line,
+                                                        diagnostic->location.column);
     yaml << "  - DiagnosticName: " << yamlString(diagnostic->check) << "\n"
          << "    DiagnosticMessage:\n"
          << "      Message: " << yamlString(diagnostic->message) << "\n"
@@ -288,7 +287,8 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
     if (settings.dryRun) {
       report.diff += unifiedDiff(file, *before, after);
     } else if (settings.apply) {
-      if (auto error = writeFileAtomically(file, after, "the fixed file", /*keepPermissions=*/true)) {
+      if (auto error =
+              writeFileAtomically(file, after, "the fixed file", /*keepPermissions=*/true)) {
         report.errors.push_back({file, *error});
         continue;
       }

@@ -12,14 +12,14 @@
 namespace gradlint {
 
 struct FixSettings {
-  bool apply = false;          ///< --fix
-  bool dryRun = false;         ///< --fix-dry-run
-  bool includeUnsafe = false;  ///< --unsafe-fixes
-  std::string exportFile;      ///< --export-fixes=<file>
+  bool apply = false;         ///< --fix
+  bool dryRun = false;        ///< --fix-dry-run
+  bool includeUnsafe = false; ///< --unsafe-fixes
+  std::string exportFile;     ///< --export-fixes=<file>
 };
 
 struct FixReport {
-  unsigned applied = 0;        ///< fixes written (or, in a dry run, that would be)
+  unsigned applied = 0; ///< fixes written (or, in a dry run, that would be)
   unsigned filesChanged = 0;
   unsigned skippedUnsafe = 0;  ///< unsafe fixes left out (no --unsafe-fixes)
   unsigned refusedOverlap = 0; ///< fixes whose edits overlap a chosen fix's

@@ -29,9 +29,8 @@ std::function<void()> LanguageServer::analyse(const AnalysisJob &job) {
     analysis = analyseOnLargeStack(
         [&] { return analyseUnsavedFile(job.path, job.text, *setup_, config); });
   double seconds = std::chrono::duration<double>(Clock::now() - began).count();
-  std::vector<PublishedFinding> findings =
-      publishedFindings(job.uri, job.path, job.text, analysis, registeredChecks_,
-                        config.enabledChecks, encoding_);
+  std::vector<PublishedFinding> findings = publishedFindings(
+      job.uri, job.path, job.text, analysis, registeredChecks_, config.enabledChecks, encoding_);
   logCacheUse(job, analysis, seconds, cache ? cache->evictedEntries - evictedBefore : 0,
               cache ? cache->evictedBytes - evictedBytesBefore : 0);
   return [this, &job, analysis = std::move(analysis), findings = std::move(findings)]() mutable {
@@ -45,8 +44,8 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   // A result for a version the client no longer has is dropped, never published.
   if (scheduler_.stoppingLocked() || shutdownRequested_ || found == documents_.end() ||
       found->second.version != job.version) {
-    logLine("dropped the findings of version " + std::to_string(job.version) + " of " +
-            job.uri + ": the client no longer has that text");
+    logLine("dropped the findings of version " + std::to_string(job.version) + " of " + job.uri +
+            ": the client no longer has that text");
     return;
   }
   Document &document = found->second;
@@ -68,7 +67,8 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   if (analysis.usedApiModel && !loggedApiModel_) {
     loggedApiModel_ = true;
     logToClient(kMessageInfo, "<torch/torch.h> is not on the include path; using the bundled "
-                              "LibTorch API model (" + CompilationSetup::apiModelDir() + ")");
+                              "LibTorch API model (" +
+                                  CompilationSetup::apiModelDir() + ")");
   }
   json diagnostics = json::array();
   for (const PublishedFinding &finding : document.findings)
@@ -79,8 +79,7 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
 }
 
 void LanguageServer::logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis,
-                                 double seconds, unsigned evictedEntries,
-                                 uint64_t evictedBytes) {
+                                 double seconds, unsigned evictedEntries, uint64_t evictedBytes) {
   PreambleCache *cache = setup_->preambleCache();
   // A problem with the cache directory goes to the client, once per session.
   if (std::string note = cache ? cache->takeNote() : ""; !note.empty())

@@ -19,12 +19,10 @@ constexpr int kSeverityError = 1, kSeverityWarning = 2;
 
 } // namespace
 
-std::vector<PublishedFinding> publishedFindings(const std::string &uri, const std::string &path,
-                                                const std::string &text,
-                                                const FileAnalysis &analysis,
-                                                const std::vector<std::string> &registeredChecks,
-                                                const std::vector<std::string> &enabledChecks,
-                                                PositionEncoding encoding) {
+std::vector<PublishedFinding>
+publishedFindings(const std::string &uri, const std::string &path, const std::string &text,
+                  const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
+                  const std::vector<std::string> &enabledChecks, PositionEncoding encoding) {
   std::vector<PublishedFinding> published;
   if (!analysis.errors.empty())
     return published;
@@ -53,11 +51,10 @@ std::vector<PublishedFinding> publishedFindings(const std::string &uri, const st
         continue; // a path relative to a directory we do not know: no place to point at
       llvm::StringRef lineText =
           inDocument ? lines.line(where.line - 1) : llvm::StringRef(where.sourceLine);
-      related.push_back(
-          {{"location",
-            {{"uri", inDocument ? uri : pathToFileUri(where.file)},
-             {"range", rangeAtColumn(where.line, where.column, lineText, encoding)}}},
-           {"message", note.message}});
+      related.push_back({{"location",
+                          {{"uri", inDocument ? uri : pathToFileUri(where.file)},
+                           {"range", rangeAtColumn(where.line, where.column, lineText, encoding)}}},
+                         {"message", note.message}});
     }
     if (!related.empty())
       diagnostic["relatedInformation"] = related;

@@ -22,12 +22,10 @@ struct PublishedFinding {
 /// The findings of `analysis` of `text` (the document `uri`, at `path`) in
 /// that document, less those its NOLINT comments silence; none when the
 /// analysis failed.
-std::vector<PublishedFinding> publishedFindings(const std::string &uri, const std::string &path,
-                                                const std::string &text,
-                                                const FileAnalysis &analysis,
-                                                const std::vector<std::string> &registeredChecks,
-                                                const std::vector<std::string> &enabledChecks,
-                                                PositionEncoding encoding);
+std::vector<PublishedFinding>
+publishedFindings(const std::string &uri, const std::string &path, const std::string &text,
+                  const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
+                  const std::vector<std::string> &enabledChecks, PositionEncoding encoding);
 
 /// What a codeAction request asks for, checked here (a malformed request is
 /// answered InvalidParams) so that answering it later cannot throw.

@@ -93,8 +93,7 @@ void LanguageServer::handleRequest(const json &id, const std::string &method, co
   {
     auto guard = scheduler_.lock();
     if (shutdownRequested_)
-      return writer_.respondError(id, rpc_error::InvalidRequest,
-                                  "the server is shutting down");
+      return writer_.respondError(id, rpc_error::InvalidRequest, "the server is shutting down");
   }
   if (method == "shutdown") {
     shutdown();
@@ -140,10 +139,10 @@ json LanguageServer::initialize(const json &params) {
 
   SetupOptions options = commandLine_;
   std::string checks; // the command line of `gradlint lsp` sets none
-  json settings = params.contains("initializationOptions") &&
-                          params["initializationOptions"].is_object()
-                      ? params["initializationOptions"]
-                      : json::object();
+  json settings =
+      params.contains("initializationOptions") && params["initializationOptions"].is_object()
+          ? params["initializationOptions"]
+          : json::object();
   if (settings.contains("debounceMs") && settings["debounceMs"].is_number())
     debounceMs_ = static_cast<int>(
         std::clamp(settings["debounceMs"].get<double>(), 0.0, double(kMaxDebounceMs)));
@@ -262,8 +261,7 @@ void LanguageServer::didClose(const json &params) {
     return;
   scheduler_.cancelLocked(uri);
   answerWaitingLocked(uri, /*answerAll=*/true);
-  writer_.notify("textDocument/publishDiagnostics",
-                 {{"uri", uri}, {"diagnostics", json::array()}});
+  writer_.notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::codeAction(const json &id, const json &params) {
@@ -293,8 +291,8 @@ void LanguageServer::answerWaitingLocked(const std::string &uri, bool answerAll)
   auto document = documents_.find(uri);
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     bool current = document != documents_.end() && it->version == document->second.version;
-    bool ready = current && document->second.analysed &&
-                 document->second.analysedVersion == it->version;
+    bool ready =
+        current && document->second.analysed && document->second.analysedVersion == it->version;
     if (it->uri == uri && (answerAll || !current || ready)) {
       answerCodeActionLocked(*it, document == documents_.end() ? nullptr : &document->second);
       it = waiting_.erase(it);

@@ -40,9 +40,7 @@ unsigned charactersBefore(llvm::StringRef line, size_t bytes, PositionEncoding e
   return units;
 }
 
-bool isIdentifierByte(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool isIdentifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 /// Orders LSP positions; true when a precedes or equals b.
 bool positionNotAfter(const json &a, const json &b) {
@@ -105,8 +103,8 @@ json rangeAtColumn(unsigned lineNumber, unsigned column, llvm::StringRef line,
   while (end < line.size() && isIdentifierByte(line[end]))
     ++end;
   if (end == start && start < line.size())
-    end = start + std::min(sequenceLength(static_cast<unsigned char>(line[start])),
-                           line.size() - start);
+    end = start +
+          std::min(sequenceLength(static_cast<unsigned char>(line[start])), line.size() - start);
   return {{"start", position(lspLine, charactersBefore(line, start, encoding))},
           {"end", position(lspLine, charactersBefore(line, end, encoding))}};
 }

@@ -14,12 +14,12 @@ void writeJson(const RunResult &result, std::ostream &out) {
                        {"column", note.location.column},
                        {"message", note.message}});
     nlohmann::ordered_json entry = {{"check", diagnostic.check},
-                                     {"severity", diagnostic.severity},
-                                     {"file", diagnostic.location.file},
-                                     {"line", diagnostic.location.line},
-                                     {"column", diagnostic.location.column},
-                                     {"message", diagnostic.message},
-                                     {"notes", notes}};
+                                    {"severity", diagnostic.severity},
+                                    {"file", diagnostic.location.file},
+                                    {"line", diagnostic.location.line},
+                                    {"column", diagnostic.location.column},
+                                    {"message", diagnostic.message},
+                                    {"notes", notes}};
     if (const auto &c = diagnostic.confirmation)
       entry["confirmation"] = confirmationToJson(*c);
     if (const auto &fix = diagnostic.fix) {

@@ -124,8 +124,8 @@ std::string normalisedLine(const std::string &line) {
 
 std::string hexDigest(const std::string &text, size_t bytes) {
   static const char *hex = "0123456789abcdef";
-  auto digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  auto digest = llvm::SHA256::hash(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   std::string result;
   for (size_t i = 0; i < bytes && i < digest.size(); ++i) {
     result.push_back(hex[digest[i] >> 4]);
@@ -151,8 +151,8 @@ std::string whatItDoes(const std::string &body) {
   if (start == std::string::npos)
     return {};
   size_t end = body.find("\n## ", start);
-  std::string section = body.substr(start + 1, end == std::string::npos ? std::string::npos
-                                                                         : end - start - 1);
+  std::string section =
+      body.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
   std::string joined;
   for (char c : section) {
     if (c == '\n')
@@ -291,8 +291,7 @@ public:
       Json notification = {{"descriptor", {{"id", "gradlint-file-error"}}},
                            {"level", "error"},
                            {"message", {{"text", error.message}}}};
-      if (!error.file.empty())
-      {
+      if (!error.file.empty()) {
         Json physical = {{"artifactLocation", artifactLocation(error.file)}};
         if (error.line) {
           physical["region"] = {{"startLine", error.line}};
@@ -312,12 +311,12 @@ public:
     Json invocation = {{"executionSuccessful", result_.errors.empty()},
                        {"toolExecutionNotifications", notifications},
                        {"workingDirectory", {{"uri", fileUri(withSlash(absolutePath(".")))}}}};
-    Json run = {{"tool", {{"driver", driver}}},
-                {"invocations", Json::array({invocation})},
-                {"originalUriBaseIds",
-                 {{kSourceRootId, {{"uri", fileUri(withSlash(sourceRoot_))}}}}},
-                {"columnKind", "unicodeCodePoints"},
-                {"results", results}};
+    Json run = {
+        {"tool", {{"driver", driver}}},
+        {"invocations", Json::array({invocation})},
+        {"originalUriBaseIds", {{kSourceRootId, {{"uri", fileUri(withSlash(sourceRoot_))}}}}},
+        {"columnKind", "unicodeCodePoints"},
+        {"results", results}};
     return {{"$schema", kSchemaUri}, {"version", "2.1.0"}, {"runs", Json::array({run})}};
   }
 
@@ -364,8 +363,8 @@ private:
     std::map<std::tuple<std::string, std::string, std::string>, unsigned> occurrences;
     for (const Diagnostic *diagnostic : all) {
       std::string line = normalisedLine(diagnostic->location.sourceLine);
-      unsigned index = occurrences[{absolutePath(diagnostic->location.file), diagnostic->check,
-                                    line}]++;
+      unsigned index =
+          occurrences[{absolutePath(diagnostic->location.file), diagnostic->check, line}]++;
       fingerprints_[diagnostic] =
           hexDigest(diagnostic->check + '\0' + line + '\0' + std::to_string(index), 16) + ":" +
           std::to_string(index + 1);
@@ -395,8 +394,8 @@ private:
         replacements.push_back(
             {{"deletedRegion", deleted}, {"insertedContent", {{"text", edit->replacement}}}});
       }
-      changes.push_back({{"artifactLocation", artifactLocation(file)},
-                         {"replacements", replacements}});
+      changes.push_back(
+          {{"artifactLocation", artifactLocation(file)}, {"replacements", replacements}});
     }
     return {{"description", {{"text", fix.description}}},
             {"artifactChanges", changes},
@@ -451,7 +450,7 @@ std::string gitWorkTreeRoot(const std::string &file) {
   while (!directory.empty()) {
     llvm::SmallString<256> marker(directory);
     llvm::sys::path::append(marker, ".git");
-    if (llvm::sys::fs::exists(marker))  // a directory, or a file in a linked work tree
+    if (llvm::sys::fs::exists(marker)) // a directory, or a file in a linked work tree
       return directory;
     std::string parent = std::string(llvm::sys::path::parent_path(directory));
     if (parent == directory)

@@ -18,9 +18,12 @@ void writeHeader(const Location &location, const char *kind, const std::string &
                  std::ostream &out, bool color) {
   const char *bold = color ? "\033[1m" : "";
   const char *reset = color ? "\033[0m" : "";
-  const char *kindColor = !color ? "" : (kind[0] == 'w' ? "\033[1;35m" : kind[0] == 'e' ? "\033[1;31m" : "\033[1;30m");
-  out << bold << location.file << ':' << location.line << ':' << location.column << ": "
-      << reset << kindColor << kind << ": " << reset << bold << message << reset;
+  const char *kindColor = !color ? ""
+                                 : (kind[0] == 'w'   ? "\033[1;35m"
+                                    : kind[0] == 'e' ? "\033[1;31m"
+                                                     : "\033[1;30m");
+  out << bold << location.file << ':' << location.line << ':' << location.column << ": " << reset
+      << kindColor << kind << ": " << reset << bold << message << reset;
 }
 
 } // namespace
@@ -42,9 +45,9 @@ void writeText(const RunResult &result, std::ostream &out, bool color) {
     }
     if (const auto &fix = diagnostic.fix) {
       std::string what = diagnostic.fixApplied ? "fix applied: " + fix->description
-                         : fix->safe       ? "fix available (--fix): " + fix->description
-                                           : "unsafe fix available (--fix --unsafe-fixes): " +
-                                           fix->description;
+                         : fix->safe
+                             ? "fix available (--fix): " + fix->description
+                             : "unsafe fix available (--fix --unsafe-fixes): " + fix->description;
       writeHeader(diagnostic.location, "note", what, out, color);
       out << '\n';
     }

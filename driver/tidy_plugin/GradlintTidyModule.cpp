@@ -83,8 +83,8 @@ private:
     for (const FindingNote &note : finding.notes)
       diag(note.loc, escapeFormat(note.message), clang::DiagnosticIDs::Note);
     if (finding.fix && !finding.fix->safe)
-      diag(finding.loc, escapeFormat("unsafe fix (gradlint --fix --unsafe-fixes): " +
-                                     finding.fix->description),
+      diag(finding.loc,
+           escapeFormat("unsafe fix (gradlint --fix --unsafe-fixes): " + finding.fix->description),
            clang::DiagnosticIDs::Note);
   }
 

@@ -12,7 +12,7 @@
 namespace gradlint {
 namespace runtime {
 
-const Backend& cpuBackend() {
+const Backend &cpuBackend() {
   static const CpuBackend backend;
   return backend;
 }
@@ -36,9 +36,10 @@ int cudaDeviceCount() {
 
 bool cudaAvailable() { return cudaBackendBuilt() && cudaDeviceCount() > 0; }
 
-const Backend* cudaBackend() {
+const Backend *cudaBackend() {
 #if defined(GRADLINT_RUNTIME_HAVE_CUDA)
-  if (!cudaAvailable()) return nullptr;
+  if (!cudaAvailable())
+    return nullptr;
   static std::once_flag once;
   static std::unique_ptr<Backend> backend;
   std::call_once(once, [] { backend = cuda::makeBackend(); });
@@ -48,41 +49,43 @@ const Backend* cudaBackend() {
 #endif
 }
 
-const Backend& selectBackend(BackendKind kind) {
+const Backend &selectBackend(BackendKind kind) {
   switch (kind) {
-    case BackendKind::Cpu:
-      return cpuBackend();
-    case BackendKind::Cuda: {
-      const Backend* b = cudaBackend();
-      if (!b)
-        throw std::runtime_error(cudaBackendBuilt()
-                                     ? "gradlint runtime: the cuda backend needs a CUDA device"
-                                     : "gradlint runtime: built without the cuda backend");
-      return *b;
-    }
-    case BackendKind::Auto: {
-      const Backend* b = cudaBackend();
-      return b ? *b : cpuBackend();
-    }
+  case BackendKind::Cpu: return cpuBackend();
+  case BackendKind::Cuda: {
+    const Backend *b = cudaBackend();
+    if (!b)
+      throw std::runtime_error(cudaBackendBuilt()
+                                   ? "gradlint runtime: the cuda backend needs a CUDA device"
+                                   : "gradlint runtime: built without the cuda backend");
+    return *b;
+  }
+  case BackendKind::Auto: {
+    const Backend *b = cudaBackend();
+    return b ? *b : cpuBackend();
+  }
   }
   return cpuBackend();
 }
 
-const char* backendKindName(BackendKind kind) {
+const char *backendKindName(BackendKind kind) {
   switch (kind) {
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Auto: return "auto";
+  case BackendKind::Cpu: return "cpu";
+  case BackendKind::Cuda: return "cuda";
+  case BackendKind::Auto: return "auto";
   }
   return "?";
 }
 
-BackendKind parseBackendKind(const std::string& name) {
-  if (name == "cpu") return BackendKind::Cpu;
-  if (name == "cuda") return BackendKind::Cuda;
-  if (name == "auto") return BackendKind::Auto;
+BackendKind parseBackendKind(const std::string &name) {
+  if (name == "cpu")
+    return BackendKind::Cpu;
+  if (name == "cuda")
+    return BackendKind::Cuda;
+  if (name == "auto")
+    return BackendKind::Auto;
   throw std::invalid_argument("unknown backend '" + name + "' (expected cpu, cuda or auto)");
 }
 
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace runtime
+} // namespace gradlint

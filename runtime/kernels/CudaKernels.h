@@ -21,6 +21,6 @@ int deviceCount();
 // device memory (see Backend.h).
 std::unique_ptr<Backend> makeBackend();
 
-}  // namespace cuda
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace cuda
+} // namespace runtime
+} // namespace gradlint

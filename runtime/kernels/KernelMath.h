@@ -32,9 +32,9 @@ namespace runtime {
 
 // How a gradient buffer (or any array) stores its values.
 enum class DType : int {
-  F32 = 0,   // IEEE binary32
-  F16 = 1,   // IEEE binary16: 1 sign, 5 exponent, 10 mantissa bits
-  BF16 = 2,  // bfloat16: 1 sign, 8 exponent, 7 mantissa bits
+  F32 = 0,  // IEEE binary32
+  F16 = 1,  // IEEE binary16: 1 sign, 5 exponent, 10 mantissa bits
+  BF16 = 2, // bfloat16: 1 sign, 8 exponent, 7 mantissa bits
 };
 
 // Bytes one element occupies in its storage type (4, 2, 2).
@@ -78,25 +78,26 @@ GRADLINT_HD inline uint16_t floatToHalfBits(float x) {
   const uint32_t f = floatBits(x);
   const uint32_t sign = (f >> 16) & 0x8000u;
   const uint32_t a = f & 0x7fffffffu;
-  if (a >= 0x7f800000u)  // inf or NaN
+  if (a >= 0x7f800000u) // inf or NaN
     return static_cast<uint16_t>(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
-  if (a >= 0x477ff000u)  // >= 65520: rounds to infinity
+  if (a >= 0x477ff000u) // >= 65520: rounds to infinity
     return static_cast<uint16_t>(sign | 0x7c00u);
-  if (a < 0x38800000u) {  // < 2^-14: half subnormal or zero
-    const uint32_t e = a >> 23;  // biased fp32 exponent
-    if (e < 102u)                // < 2^-25: rounds to zero (2^-25 itself is a tie -> 0)
+  if (a < 0x38800000u) {        // < 2^-14: half subnormal or zero
+    const uint32_t e = a >> 23; // biased fp32 exponent
+    if (e < 102u)               // < 2^-25: rounds to zero (2^-25 itself is a tie -> 0)
       return static_cast<uint16_t>(sign);
     // value = m * 2^(e - 150); units of 2^-24 are m >> (126 - e).
     const uint32_t m = (a & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126u - e;  // 14..24
+    const uint32_t shift = 126u - e; // 14..24
     uint32_t q = m >> shift;
     const uint32_t rem = m & ((1u << shift) - 1u);
     const uint32_t halfway = 1u << (shift - 1u);
-    if (rem > halfway || (rem == halfway && (q & 1u))) ++q;  // may carry into the smallest normal
+    if (rem > halfway || (rem == halfway && (q & 1u)))
+      ++q; // may carry into the smallest normal
     return static_cast<uint16_t>(sign | q);
   }
   // Normal half: rebias the exponent (127 -> 15) and round the 13 dropped bits.
-  uint32_t r = a + 0xc8000fffu + ((a >> 13) & 1u);  // -(112 << 23) + 0xfff + odd
+  uint32_t r = a + 0xc8000fffu + ((a >> 13) & 1u); // -(112 << 23) + 0xfff + odd
   return static_cast<uint16_t>(sign | (r >> 13));
 }
 
@@ -106,10 +107,11 @@ GRADLINT_HD inline float halfBitsToFloat(uint16_t h) {
   const uint32_t exp = (h >> 10) & 0x1fu;
   const uint32_t mant = h & 0x3ffu;
   if (exp == 0) {
-    const float v = static_cast<float>(mant) * 5.9604644775390625e-8f;  // mant * 2^-24
+    const float v = static_cast<float>(mant) * 5.9604644775390625e-8f; // mant * 2^-24
     return sign ? -v : v;
   }
-  if (exp == 31) return bitsToFloat(sign | 0x7f800000u | (mant << 13));
+  if (exp == 31)
+    return bitsToFloat(sign | 0x7f800000u | (mant << 13));
   return bitsToFloat(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 
@@ -121,7 +123,7 @@ GRADLINT_HD inline float roundToHalf(float x) { return halfBitsToFloat(floatToHa
 // as fp32 (values just below FLT_MAX may round up to inf, like IEEE).
 GRADLINT_HD inline uint16_t floatToBf16Bits(float x) {
   uint32_t f = floatBits(x);
-  if ((f & 0x7fffffffu) > 0x7f800000u)  // NaN: keep it a quiet NaN
+  if ((f & 0x7fffffffu) > 0x7f800000u) // NaN: keep it a quiet NaN
     return static_cast<uint16_t>((f >> 16) | 0x40u);
   f += 0x7fffu + ((f >> 16) & 1u);
   return static_cast<uint16_t>(f >> 16);
@@ -136,9 +138,9 @@ GRADLINT_HD inline float roundToBf16(float x) { return bf16BitsToFloat(floatToBf
 // Round an fp32 value to the nearest value of the storage type.
 GRADLINT_HD inline float roundTo(float x, DType t) {
   switch (t) {
-    case DType::F16: return roundToHalf(x);
-    case DType::BF16: return roundToBf16(x);
-    default: return x;
+  case DType::F16: return roundToHalf(x);
+  case DType::BF16: return roundToBf16(x);
+  default: return x;
   }
 }
 
@@ -188,12 +190,14 @@ GRADLINT_HD inline float mseGrad(float pred, float target, float gradScale) {
 // Softmax cross entropy of one row of logits against an integer label:
 // returns logsumexp(z) - z[label] (computed in double, max-shifted) and, when
 // `grad` is not null, writes gradScale * (softmax(z) - onehot(label)) to it.
-GRADLINT_HD inline double crossEntropyRow(const float* z, int classes, int label, float gradScale,
-                                          float* grad) {
+GRADLINT_HD inline double crossEntropyRow(const float *z, int classes, int label, float gradScale,
+                                          float *grad) {
   double mx = z[0];
-  for (int c = 1; c < classes; ++c) mx = z[c] > mx ? z[c] : mx;
+  for (int c = 1; c < classes; ++c)
+    mx = z[c] > mx ? z[c] : mx;
   double s = 0.0;
-  for (int c = 0; c < classes; ++c) s += exp(static_cast<double>(z[c]) - mx);
+  for (int c = 0; c < classes; ++c)
+    s += exp(static_cast<double>(z[c]) - mx);
   const double lse = mx + log(s);
   if (grad) {
     for (int c = 0; c < classes; ++c) {
@@ -216,12 +220,13 @@ struct SgdScalars {
   float dampening = 0.0f;
   float weightDecay = 0.0f;
   bool nesterov = false;
-  bool firstStep = true;  // the momentum buffer does not exist yet
+  bool firstStep = true; // the momentum buffer does not exist yet
 };
 
-GRADLINT_HD inline void sgdUpdate(float& p, float g, float& buf, const SgdScalars& s) {
+GRADLINT_HD inline void sgdUpdate(float &p, float g, float &buf, const SgdScalars &s) {
   float d = g;
-  if (s.weightDecay != 0.0f) d = d + s.weightDecay * p;
+  if (s.weightDecay != 0.0f)
+    d = d + s.weightDecay * p;
   if (s.momentum != 0.0f) {
     buf = s.firstStep ? d : s.momentum * buf + (1.0f - s.dampening) * d;
     d = s.nesterov ? d + s.momentum * buf : buf;
@@ -240,14 +245,14 @@ struct AdamScalars {
   float lr = 0.0f;
   float beta1 = 0.9f;
   float beta2 = 0.999f;
-  float oneMinusBeta1 = 0.1f;     // 1 - beta1, formed in double
-  float oneMinusBeta2 = 0.001f;   // 1 - beta2, formed in double
+  float oneMinusBeta1 = 0.1f;   // 1 - beta1, formed in double
+  float oneMinusBeta2 = 0.001f; // 1 - beta2, formed in double
   float eps = 1e-8f;
   float weightDecay = 0.0f;
-  float decayFactor = 1.0f;       // 1 - lr * weightDecay, formed in double (AdamW)
-  bool decoupled = true;          // true: AdamW, false: Adam
-  float stepSize = 0.0f;          // lr / (1 - beta1^t)
-  float biasCorrection2Sqrt = 1;  // sqrt(1 - beta2^t)
+  float decayFactor = 1.0f;      // 1 - lr * weightDecay, formed in double (AdamW)
+  bool decoupled = true;         // true: AdamW, false: Adam
+  float stepSize = 0.0f;         // lr / (1 - beta1^t)
+  float biasCorrection2Sqrt = 1; // sqrt(1 - beta2^t)
 };
 
 // The scalars of step t (t >= 1), computed in double like PyTorch does.
@@ -270,7 +275,7 @@ GRADLINT_HD inline AdamScalars makeAdamScalars(double lr, double beta1, double b
   return s;
 }
 
-GRADLINT_HD inline void adamUpdate(float& p, float g, float& m, float& v, const AdamScalars& s) {
+GRADLINT_HD inline void adamUpdate(float &p, float g, float &m, float &v, const AdamScalars &s) {
   if (s.weightDecay != 0.0f) {
     if (s.decoupled)
       p = p * s.decayFactor;
@@ -283,6 +288,6 @@ GRADLINT_HD inline void adamUpdate(float& p, float g, float& m, float& v, const 
   p = p - s.stepSize * (m / denom);
 }
 
-}  // namespace kernels
-}  // namespace runtime
-}  // namespace gradlint
+} // namespace kernels
+} // namespace runtime
+} // namespace gradlint

@@ -21,8 +21,8 @@
 #include "model/ModelDump.h"
 
 #include "clang/Basic/Diagnostic.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,8 +50,8 @@ const char *const kApiModelHeaders = "#include <torch/torch.h>\n"
                                      "#include <c10d/ProcessGroupGloo.hpp>\n";
 
 std::vector<std::string> baseArgs() {
-  return {"-std=c++17", "-fsyntax-only", "-w", "-isystem", GRADLINT_FUZZ_API_MODEL,
-          "-resource-dir=" GRADLINT_FUZZ_RESOURCE_DIR};
+  return {"-std=c++17", "-fsyntax-only",         "-w",
+          "-isystem",   GRADLINT_FUZZ_API_MODEL, "-resource-dir=" GRADLINT_FUZZ_RESOURCE_DIR};
 }
 
 std::vector<std::string> &compileArgs() {
@@ -120,8 +120,8 @@ void resolveFix(const clang::SourceManager &sm, const gradlint::FindingFix &fix)
     bool invalid = false;
     llvm::StringRef buffer = sm.getBufferData(sm.getFileID(begin), &invalid);
     if (invalid || from > to || to > buffer.size()) {
-      std::fprintf(stderr, "fix-it edit [%u, %u) outside its file of %zu bytes or reversed\n",
-                   from, to, buffer.size());
+      std::fprintf(stderr, "fix-it edit [%u, %u) outside its file of %zu bytes or reversed\n", from,
+                   to, buffer.size());
       std::abort();
     }
   }
@@ -210,9 +210,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   analyse(unit->getASTContext());
   if (verbose())
     std::fprintf(stderr, "gradlint fuzzer: parse %lld ms, model and checks %lld ms\n",
+                 static_cast<long long>(
+                     std::chrono::duration_cast<std::chrono::milliseconds>(parsed - start).count()),
                  static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            parsed - start).count()),
-                 static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            std::chrono::steady_clock::now() - parsed).count()));
+                                            std::chrono::steady_clock::now() - parsed)
+                                            .count()));
   return 0;
 }

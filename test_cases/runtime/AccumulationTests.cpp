@@ -17,7 +17,7 @@ struct AccumCase {
 };
 
 class Accumulation : public testing::TestWithParam<AccumCase> {
- protected:
+protected:
   static constexpr int kIn = 6, kHidden = 8, kOut = 4, kMicro = 5, kN = 4;
 
   Model makeModel() const {
@@ -29,7 +29,8 @@ class Accumulation : public testing::TestWithParam<AccumCase> {
   }
   std::vector<Batch> microBatches() const {
     std::vector<Batch> out;
-    for (int i = 0; i < kN; ++i) out.push_back(makeBatch(77, i, kMicro, kIn, kOut, task()));
+    for (int i = 0; i < kN; ++i)
+      out.push_back(makeBatch(77, i, kMicro, kIn, kOut, task()));
     return out;
   }
 };
@@ -40,7 +41,7 @@ TEST_P(Accumulation, ScaledMicroBatchesEqualLargeBatchMean) {
   const LossKind loss = GetParam().loss;
 
   GradBuffer accumulated(model);
-  for (const Batch& b : micro)
+  for (const Batch &b : micro)
     forwardBackward(model, b, loss, Reduction::Mean, 1.0f / kN, accumulated);
 
   GradBuffer reference(model);
@@ -58,7 +59,8 @@ TEST_P(Accumulation, UnscaledMicroBatchesGiveNTimesTheReference) {
   const LossKind loss = GetParam().loss;
 
   GradBuffer accumulated(model);
-  for (const Batch& b : micro) forwardBackward(model, b, loss, Reduction::Mean, 1.0f, accumulated);
+  for (const Batch &b : micro)
+    forwardBackward(model, b, loss, Reduction::Mean, 1.0f, accumulated);
   GradBuffer reference(model);
   forwardBackward(model, Batch::concat(micro), loss, Reduction::Mean, 1.0f, reference);
 
@@ -75,7 +77,7 @@ TEST_P(Accumulation, SumReductionAddsUp) {
   const Model model = makeModel();
   const std::vector<Batch> micro = microBatches();
   GradBuffer accumulated(model);
-  for (const Batch& b : micro)
+  for (const Batch &b : micro)
     forwardBackward(model, b, GetParam().loss, Reduction::Sum, 1.0f, accumulated);
   GradBuffer reference(model);
   forwardBackward(model, Batch::concat(micro), GetParam().loss, Reduction::Sum, 1.0f, reference);
@@ -87,7 +89,7 @@ TEST_P(Accumulation, ZeroingEveryMicroBatchKeepsOnlyTheLast) {
   const Model model = makeModel();
   const std::vector<Batch> micro = microBatches();
   GradBuffer grads(model);
-  for (const Batch& b : micro) {
+  for (const Batch &b : micro) {
     grads.zero();
     forwardBackward(model, b, GetParam().loss, Reduction::Mean, 1.0f / kN, grads);
   }
@@ -104,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(AllModelsAndLosses, Accumulation,
                                          AccumCase{Architecture::Linear, LossKind::CrossEntropy},
                                          AccumCase{Architecture::Mlp, LossKind::Mse},
                                          AccumCase{Architecture::Mlp, LossKind::CrossEntropy}),
-                         [](const testing::TestParamInfo<AccumCase>& info) {
+                         [](const testing::TestParamInfo<AccumCase> &info) {
                            return std::string(info.param.arch == Architecture::Linear ? "Linear"
                                                                                       : "Mlp") +
                                   (info.param.loss == LossKind::Mse ? "_Mse" : "_CrossEntropy");
@@ -115,9 +117,10 @@ TEST(AccumulationSteps, DividingGradientsAtTheBoundaryEqualsDividingTheLoss) {
   const Model model = Model::mlp(3, 5, 2, 4);
   const int N = 3;
   std::vector<Batch> micro;
-  for (int i = 0; i < N; ++i) micro.push_back(makeBatch(8, i, 4, 3, 2, TaskKind::Regression));
+  for (int i = 0; i < N; ++i)
+    micro.push_back(makeBatch(8, i, 4, 3, 2, TaskKind::Regression));
   GradBuffer byLoss(model), byGrad(model);
-  for (const Batch& b : micro) {
+  for (const Batch &b : micro) {
     forwardBackward(model, b, LossKind::Mse, Reduction::Mean, 1.0f / N, byLoss);
     forwardBackward(model, b, LossKind::Mse, Reduction::Mean, 1.0f, byGrad);
   }
@@ -138,7 +141,7 @@ TEST(AccumulationSteps, AccumulatedSgdStepMatchesLargeBatchStep) {
       for (int i = 0; i < N; ++i)
         micro.push_back(makeBatch(5, window * N + i, 3, 4, 3, TaskKind::Classification));
       gA.zero();
-      for (const Batch& b : micro)
+      for (const Batch &b : micro)
         forwardBackward(accum, b, LossKind::CrossEntropy, Reduction::Mean, 1.0f / N, gA);
       gL.zero();
       forwardBackward(large, Batch::concat(micro), LossKind::CrossEntropy, Reduction::Mean, 1.0f,
@@ -182,9 +185,10 @@ TEST(AccumulationSteps, PerMicroBatchClipDiffersFromClippingTheWindow) {
   const int N = 4;
   const double maxNorm = 0.05;
   std::vector<Batch> micro;
-  for (int i = 0; i < N; ++i) micro.push_back(makeBatch(6, i, 4, 4, 2, TaskKind::Regression));
+  for (int i = 0; i < N; ++i)
+    micro.push_back(makeBatch(6, i, 4, 4, 2, TaskKind::Regression));
   GradBuffer perMicro(model), atBoundary(model);
-  for (const Batch& b : micro) {
+  for (const Batch &b : micro) {
     forwardBackward(model, b, LossKind::Mse, Reduction::Mean, 1.0f / N, perMicro);
     const double partial = clipGradNorm(perMicro, maxNorm);
     EXPECT_GT(partial, maxNorm);
@@ -195,4 +199,4 @@ TEST(AccumulationSteps, PerMicroBatchClipDiffersFromClippingTheWindow) {
   EXPECT_GT(relativeError(perMicro.flatten(), atBoundary.flatten()), 0.01);
 }
 
-}  // namespace
+} // namespace

@@ -71,34 +71,38 @@ std::vector<GradBuffer> rankBuffers(int world, DType dtype = DType::F32) {
   return ranks;
 }
 
-std::vector<GradBuffer*> pointers(std::vector<GradBuffer>& v) {
-  std::vector<GradBuffer*> p;
-  for (GradBuffer& g : v) p.push_back(&g);
+std::vector<GradBuffer *> pointers(std::vector<GradBuffer> &v) {
+  std::vector<GradBuffer *> p;
+  for (GradBuffer &g : v)
+    p.push_back(&g);
   return p;
 }
 
 TEST(AllReduce, SumGivesEveryRankTheSum) {
   std::vector<GradBuffer> ranks = rankBuffers(3);
   ProcessGroup pg(3);
-  std::vector<GradBuffer*> ptrs = pointers(ranks);
+  std::vector<GradBuffer *> ptrs = pointers(ranks);
   pg.allReduce(ptrs, ReduceOp::Sum);
   // ranks 0, 1, 2: [1+r, 2r, -1, 0.5r] -> [6, 6, -3, 1.5]; [r, 10, 0.25] -> [3, 30, 0.75]
   const std::vector<float> expected = {6.0f, 6.0f, -3.0f, 1.5f, 3.0f, 30.0f, 0.75f};
-  for (const GradBuffer& g : ranks) EXPECT_EQ(g.flatten(), expected);
+  for (const GradBuffer &g : ranks)
+    EXPECT_EQ(g.flatten(), expected);
   EXPECT_EQ(pg.calls(), 1u);
-  EXPECT_EQ(pg.bytes(), 7u * 4u);  // one rank's payload: 7 fp32 elements
+  EXPECT_EQ(pg.bytes(), 7u * 4u); // one rank's payload: 7 fp32 elements
 }
 
 TEST(AllReduce, AvgGivesEveryRankTheMean) {
   std::vector<GradBuffer> ranks = rankBuffers(4);
   ProcessGroup pg(4);
-  std::vector<GradBuffer*> ptrs = pointers(ranks);
+  std::vector<GradBuffer *> ptrs = pointers(ranks);
   pg.allReduce(ptrs, ReduceOp::Avg);
   // ranks 0..3: [1+r, 2r, -1, 0.5r] -> [2.5, 3, -1, 0.75]; [r, 10, 0.25] -> [1.5, 10, 0.25]
   const std::vector<float> expected = {2.5f, 3.0f, -1.0f, 0.75f, 1.5f, 10.0f, 0.25f};
-  for (const GradBuffer& g : ranks) EXPECT_EQ(g.flatten(), expected);
-  pg.allReduce(ptrs, ReduceOp::Avg);  // idempotent on equal values
-  for (const GradBuffer& g : ranks) EXPECT_EQ(g.flatten(), expected);
+  for (const GradBuffer &g : ranks)
+    EXPECT_EQ(g.flatten(), expected);
+  pg.allReduce(ptrs, ReduceOp::Avg); // idempotent on equal values
+  for (const GradBuffer &g : ranks)
+    EXPECT_EQ(g.flatten(), expected);
   EXPECT_EQ(pg.calls(), 2u);
   EXPECT_EQ(pg.bytes(), 2u * 7u * 4u);
 }
@@ -106,13 +110,13 @@ TEST(AllReduce, AvgGivesEveryRankTheMean) {
 TEST(AllReduce, PerTensorCallsAndHalfStorageCountBytes) {
   std::vector<GradBuffer> ranks = rankBuffers(2, DType::F16);
   ProcessGroup pg(2);
-  std::vector<GradBuffer*> ptrs = pointers(ranks);
+  std::vector<GradBuffer *> ptrs = pointers(ranks);
   pg.allReduceTensor(ptrs, 1, ReduceOp::Sum);
   EXPECT_EQ(pg.calls(), 1u);
-  EXPECT_EQ(pg.bytes(), 3u * 2u);  // 3 fp16 elements
+  EXPECT_EQ(pg.bytes(), 3u * 2u); // 3 fp16 elements
   EXPECT_EQ(ranks[0].tensor(1)[0], 1.0f);
   EXPECT_EQ(ranks[1].tensor(1)[1], 20.0f);
-  EXPECT_EQ(ranks[0].tensor(0)[0], 1.0f);  // tensor 0 untouched
+  EXPECT_EQ(ranks[0].tensor(0)[0], 1.0f); // tensor 0 untouched
   EXPECT_EQ(ranks[1].tensor(0)[0], 2.0f);
   pg.allReduceTensor(ptrs, 0, ReduceOp::Sum);
   EXPECT_EQ(pg.calls(), 2u);
@@ -128,7 +132,7 @@ TEST(AllReduce, PerMicroBatchAvgSyncMatchesButCostsNTimes) {
   const Model model = Model::linear(3, 2, 1);
   std::vector<GradBuffer> every(W, GradBuffer(model)), once(W, GradBuffer(model));
   ProcessGroup pgEvery(W), pgOnce(W);
-  std::vector<GradBuffer*> pe = pointers(every), po = pointers(once);
+  std::vector<GradBuffer *> pe = pointers(every), po = pointers(once);
   for (int i = 0; i < N; ++i) {
     for (int r = 0; r < W; ++r) {
       const Batch b = makeBatch(2, static_cast<uint64_t>(i * W + r), 4, 3, 2, TaskKind::Regression);
@@ -147,17 +151,17 @@ TEST(AllReduce, PerMicroBatchAvgSyncMatchesButCostsNTimes) {
 TEST(AllReduce, RejectsMismatchedRanks) {
   std::vector<GradBuffer> ranks = rankBuffers(2);
   ProcessGroup pg(3);
-  std::vector<GradBuffer*> ptrs = pointers(ranks);
+  std::vector<GradBuffer *> ptrs = pointers(ranks);
   EXPECT_THROW(pg.allReduce(ptrs, ReduceOp::Sum), std::invalid_argument);
   ProcessGroup pg2(2);
   GradBuffer odd(std::vector<Shape>{{4}, {3}});
-  std::vector<GradBuffer*> mixed = {&ranks[0], &odd};
+  std::vector<GradBuffer *> mixed = {&ranks[0], &odd};
   EXPECT_THROW(pg2.allReduce(mixed, ReduceOp::Sum), std::invalid_argument);
   GradBuffer half(std::vector<Shape>{{2, 2}, {3}}, DType::F16);
-  std::vector<GradBuffer*> mixedType = {&ranks[0], &half};
+  std::vector<GradBuffer *> mixedType = {&ranks[0], &half};
   EXPECT_THROW(pg2.allReduce(mixedType, ReduceOp::Sum), std::invalid_argument);
   EXPECT_THROW(ProcessGroup(0), std::invalid_argument);
   EXPECT_EQ(pg2.calls(), 0u);
 }
 
-}  // namespace
+} // namespace

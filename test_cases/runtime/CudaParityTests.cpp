@@ -11,20 +11,23 @@ using namespace gradlint::runtime::test;
 namespace {
 
 class CudaParity : public testing::Test {
- protected:
+protected:
   void SetUp() override {
-    if (!cudaBackendBuilt()) GTEST_SKIP() << "built without the CUDA backend";
-    if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device (cudaGetDeviceCount reports 0)";
+    if (!cudaBackendBuilt())
+      GTEST_SKIP() << "built without the CUDA backend";
+    if (!cudaAvailable())
+      GTEST_SKIP() << "no CUDA device (cudaGetDeviceCount reports 0)";
     gpu = cudaBackend();
   }
-  const Backend& cpu = cpuBackend();
-  const Backend* gpu = nullptr;
+  const Backend &cpu = cpuBackend();
+  const Backend *gpu = nullptr;
 };
 
 std::vector<float> randomVector(uint64_t seed, size_t n, float lo = -2.0f, float hi = 2.0f) {
   SplitMix64 g(seed);
   std::vector<float> v(n);
-  for (float& x : v) x = g.uniform(lo, hi);
+  for (float &x : v)
+    x = g.uniform(lo, hi);
   return v;
 }
 
@@ -61,7 +64,7 @@ TEST_F(CudaParity, ElementwiseAndReductions) {
     std::vector<float> ac = x, ag = x;
     cpu.accumulate(ac.data(), y.data(), n, t);
     gpu->accumulate(ag.data(), y.data(), n, t);
-    EXPECT_EQ(ag, ac) << dtypeName(t);  // pure IEEE ops: bitwise
+    EXPECT_EQ(ag, ac) << dtypeName(t); // pure IEEE ops: bitwise
     cpu.scale(ac.data(), n, 0.37f, t);
     gpu->scale(ag.data(), n, 0.37f, t);
     EXPECT_EQ(ag, ac) << dtypeName(t);
@@ -91,7 +94,8 @@ TEST_F(CudaParity, LossesAndOptimizers) {
   const int B = 12, C = 5;
   const auto z = randomVector(7, B * C), t = randomVector(8, B * C);
   std::vector<int32_t> labels(B);
-  for (int i = 0; i < B; ++i) labels[i] = i % C;
+  for (int i = 0; i < B; ++i)
+    labels[i] = i % C;
   std::vector<float> gc(B * C), gg(B * C);
   EXPECT_NEAR(gpu->mseLoss(z.data(), t.data(), gg.data(), B * C, 0.1f),
               cpu.mseLoss(z.data(), t.data(), gc.data(), B * C, 0.1f), 1e-9);
@@ -128,7 +132,8 @@ TEST_F(CudaParity, EndToEndTrainingStep) {
   AdamW oc(AdamOptions{}, cpu), og(AdamOptions{}, *gpu);
   for (int i = 0; i < 4; ++i) {
     const Batch b = makeBatch(4, i, 8, 6, 4, TaskKind::Classification);
-    const double lc = forwardBackward(mc, b, LossKind::CrossEntropy, Reduction::Mean, 0.25f, gc, cpu);
+    const double lc =
+        forwardBackward(mc, b, LossKind::CrossEntropy, Reduction::Mean, 0.25f, gc, cpu);
     const double lg =
         forwardBackward(mg, b, LossKind::CrossEntropy, Reduction::Mean, 0.25f, gg, *gpu);
     EXPECT_NEAR(lg, lc, 1e-6 * std::max(1.0, lc));
@@ -140,4 +145,4 @@ TEST_F(CudaParity, EndToEndTrainingStep) {
   EXPECT_LT(relativeError(flatParams(mg), flatParams(mc)), 1e-5);
 }
 
-}  // namespace
+} // namespace

@@ -41,7 +41,7 @@ std::pair<Model, GradBuffer> fullRun() {
   GradBuffer g0(model, DType::F16), g1(model, DType::F16);
   AdamW opt(AdamOptions{});
   ProcessGroup pg(2);
-  std::vector<GradBuffer*> ranks = {&g0, &g1};
+  std::vector<GradBuffer *> ranks = {&g0, &g1};
   for (int step = 0; step < 3; ++step) {
     g0.zero();
     g1.zero();
@@ -63,7 +63,7 @@ TEST(Determinism, SameSeedsGiveBitIdenticalRuns) {
   const auto b = fullRun();
   EXPECT_TRUE(a.first.bitwiseEqual(b.first));
   EXPECT_TRUE(a.second.bitwiseEqual(b.second));
-  EXPECT_FALSE(a.first.bitwiseEqual(Model::mlp(5, 7, 3, 1234)));  // it did train
+  EXPECT_FALSE(a.first.bitwiseEqual(Model::mlp(5, 7, 3, 1234))); // it did train
 }
 
 TEST(Determinism, DifferentSeedsDiffer) {
@@ -94,7 +94,8 @@ TEST(Batches, ShapesRangesAndLabels) {
     ASSERT_LT(l, 3);
     ++seen[static_cast<size_t>(l)];
   }
-  for (int s : seen) EXPECT_GT(s, 0);  // every class occurs
+  for (int s : seen)
+    EXPECT_GT(s, 0); // every class occurs
   EXPECT_THROW(makeBatch(5, 0, 4, 3, 1, TaskKind::Classification), std::invalid_argument);
   EXPECT_THROW(makeBatch(5, 0, 0, 3, 2, TaskKind::Regression), std::invalid_argument);
 }
@@ -138,7 +139,8 @@ TEST(Models, LayoutMatchesTorchLinear) {
   EXPECT_EQ(mlp.param(2).shape(), (Shape{2, 5}));
   EXPECT_EQ(mlp.numel(), 5 * 4 + 5 + 2 * 5 + 2);
   const float bound = 1.0f / std::sqrt(4.0f);
-  for (float v : mlp.param(0).values()) EXPECT_LE(std::fabs(v), bound);
+  for (float v : mlp.param(0).values())
+    EXPECT_LE(std::fabs(v), bound);
   EXPECT_THROW(Model::mlp(4, 0, 2, 1), std::invalid_argument);
   // forward() agrees with the double reference.
   const Batch b = makeBatch(3, 0, 5, 4, 2, TaskKind::Regression);
@@ -151,7 +153,7 @@ TEST(Models, LayoutMatchesTorchLinear) {
 TEST(Backends, SelectionAndNames) {
   EXPECT_STREQ(cpuBackend().name(), "cpu");
   EXPECT_EQ(&selectBackend(BackendKind::Cpu), &cpuBackend());
-  const Backend& autoB = selectBackend(BackendKind::Auto);
+  const Backend &autoB = selectBackend(BackendKind::Auto);
   if (cudaAvailable()) {
     EXPECT_STREQ(autoB.name(), "cuda");
   } else {
@@ -164,4 +166,4 @@ TEST(Backends, SelectionAndNames) {
   EXPECT_THROW(parseBackendKind("tpu"), std::invalid_argument);
 }
 
-}  // namespace
+} // namespace

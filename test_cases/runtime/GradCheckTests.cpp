@@ -19,13 +19,13 @@ struct GradCase {
   Reduction reduction;
 };
 
-void PrintTo(const GradCase& c, std::ostream* os) {
+void PrintTo(const GradCase &c, std::ostream *os) {
   *os << (c.arch == Architecture::Linear ? "Linear" : "Mlp") << "/" << lossKindName(c.loss) << "/"
       << reductionName(c.reduction);
 }
 
-std::string caseName(const testing::TestParamInfo<GradCase>& info) {
-  const GradCase& c = info.param;
+std::string caseName(const testing::TestParamInfo<GradCase> &info) {
+  const GradCase &c = info.param;
   return std::string(c.arch == Architecture::Linear ? "Linear" : "Mlp") + "_" +
          (c.loss == LossKind::Mse ? "Mse" : "CrossEntropy") + "_" +
          (c.reduction == Reduction::Mean ? "Mean" : "Sum");
@@ -34,12 +34,11 @@ std::string caseName(const testing::TestParamInfo<GradCase>& info) {
 class GradCheck : public testing::TestWithParam<GradCase> {};
 
 TEST_P(GradCheck, MatchesCentralDifferences) {
-  const GradCase& gc = GetParam();
+  const GradCase &gc = GetParam();
   const int in = 5, hidden = 6, out = 3, batchSize = 7;
   const Model model = gc.arch == Architecture::Linear ? Model::linear(in, out, 11)
                                                       : Model::mlp(in, hidden, out, 11);
-  const TaskKind task =
-      gc.loss == LossKind::Mse ? TaskKind::Regression : TaskKind::Classification;
+  const TaskKind task = gc.loss == LossKind::Mse ? TaskKind::Regression : TaskKind::Classification;
   const Batch batch = makeBatch(3, 0, batchSize, in, out, task);
   const float lossScale = 0.75f;
 
@@ -65,7 +64,8 @@ TEST_P(GradCheck, MatchesCentralDifferences) {
     EXPECT_LT(err, 1e-3) << model.paramName(t);
     // Every element, not only the norm.
     for (size_t k = 0; k < fd.size(); ++k)
-      EXPECT_NEAR(grads.tensor(t)[static_cast<int64_t>(k)], fd[k], 1e-4 * std::max(1.0f, std::fabs(fd[k])))
+      EXPECT_NEAR(grads.tensor(t)[static_cast<int64_t>(k)], fd[k],
+                  1e-4 * std::max(1.0f, std::fabs(fd[k])))
           << model.paramName(t) << "[" << k << "]";
   }
 }
@@ -111,4 +111,4 @@ TEST(GradCheckMisc, RejectsMismatchedInputs) {
                std::invalid_argument);
 }
 
-}  // namespace
+} // namespace

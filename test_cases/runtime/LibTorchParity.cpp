@@ -10,11 +10,11 @@ using namespace gradlint::runtime::test;
 
 namespace {
 
-torch::Tensor toTorch(const Tensor& t) {
+torch::Tensor toTorch(const Tensor &t) {
   return torch::tensor(t.values(), torch::kFloat32).reshape(t.shape()).clone();
 }
 
-std::vector<float> fromTorch(const torch::Tensor& t) {
+std::vector<float> fromTorch(const torch::Tensor &t) {
   torch::Tensor c = t.detach().contiguous().to(torch::kFloat32);
   return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
@@ -22,8 +22,8 @@ std::vector<float> fromTorch(const torch::Tensor& t) {
 // torch::nn MLP with the runtime model's weights.
 struct TorchMlp {
   torch::nn::Linear fc1{nullptr}, fc2{nullptr};
-  explicit TorchMlp(const Model& m) {
-    const ModelConfig& c = m.config();
+  explicit TorchMlp(const Model &m) {
+    const ModelConfig &c = m.config();
     fc1 = torch::nn::Linear(c.in, c.hidden);
     fc2 = torch::nn::Linear(c.hidden, c.out);
     torch::NoGradGuard guard;
@@ -33,10 +33,10 @@ struct TorchMlp {
     fc2->bias.copy_(toTorch(m.param(3)));
   }
   std::vector<torch::Tensor> params() { return {fc1->weight, fc1->bias, fc2->weight, fc2->bias}; }
-  torch::Tensor forward(const torch::Tensor& x) { return fc2(torch::tanh(fc1(x))); }
+  torch::Tensor forward(const torch::Tensor &x) { return fc2(torch::tanh(fc1(x))); }
   std::vector<float> flat() {
     std::vector<float> out;
-    for (auto& p : params()) {
+    for (auto &p : params()) {
       auto v = fromTorch(p);
       out.insert(out.end(), v.begin(), v.end());
     }
@@ -44,7 +44,7 @@ struct TorchMlp {
   }
   std::vector<float> flatGrad() {
     std::vector<float> out;
-    for (auto& p : params()) {
+    for (auto &p : params()) {
       auto v = fromTorch(p.grad());
       out.insert(out.end(), v.begin(), v.end());
     }
@@ -52,7 +52,7 @@ struct TorchMlp {
   }
 };
 
-torch::Tensor torchLoss(TorchMlp& net, const Batch& b, LossKind loss, Reduction red) {
+torch::Tensor torchLoss(TorchMlp &net, const Batch &b, LossKind loss, Reduction red) {
   const torch::Tensor out = net.forward(toTorch(b.x));
   const auto r = red == Reduction::Mean ? torch::Reduction::Mean : torch::Reduction::Sum;
   if (loss == LossKind::Mse)
@@ -61,14 +61,13 @@ torch::Tensor torchLoss(TorchMlp& net, const Batch& b, LossKind loss, Reduction 
   return torch::nn::functional::cross_entropy(
       out, torch::tensor(labels, torch::kInt64),
       torch::nn::functional::CrossEntropyFuncOptions().reduction(
-          red == Reduction::Mean ? torch::nn::functional::CrossEntropyFuncOptions::reduction_t(
-                                       torch::kMean)
-                                 : torch::nn::functional::CrossEntropyFuncOptions::reduction_t(
-                                       torch::kSum)));
+          red == Reduction::Mean
+              ? torch::nn::functional::CrossEntropyFuncOptions::reduction_t(torch::kMean)
+              : torch::nn::functional::CrossEntropyFuncOptions::reduction_t(torch::kSum)));
 }
 
 class LibTorchParity : public testing::TestWithParam<LossKind> {
- protected:
+protected:
   void SetUp() override { torch::set_num_threads(1); }
   LossKind loss() const { return GetParam(); }
   TaskKind task() const {
@@ -113,9 +112,10 @@ TEST_P(LibTorchParity, AdamWSteps) {
   Model model = Model::mlp(6, 8, 3, 8);
   TorchMlp net(model);
   AdamW ours(AdamOptions{1e-2, 0.9, 0.999, 1e-8, 0.05, true});
-  torch::optim::AdamW theirs(
-      net.params(),
-      torch::optim::AdamWOptions(1e-2).betas(std::make_tuple(0.9, 0.999)).eps(1e-8).weight_decay(0.05));
+  torch::optim::AdamW theirs(net.params(), torch::optim::AdamWOptions(1e-2)
+                                               .betas(std::make_tuple(0.9, 0.999))
+                                               .eps(1e-8)
+                                               .weight_decay(0.05));
   GradBuffer grads(model);
   for (int step = 0; step < 2; ++step) {
     const Batch batch = makeBatch(4, step, 8, 6, 3, task());
@@ -129,7 +129,8 @@ TEST_P(LibTorchParity, AdamWSteps) {
     const std::vector<float> a = flatParams(model), b = net.flat();
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i)
-      EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::fabs(b[i]))) << "step " << step << " #" << i;
+      EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::fabs(b[i])))
+          << "step " << step << " #" << i;
   }
 }
 
@@ -148,8 +149,8 @@ TEST_P(LibTorchParity, ClipGradNormMatches) {
 
 INSTANTIATE_TEST_SUITE_P(Losses, LibTorchParity,
                          testing::Values(LossKind::Mse, LossKind::CrossEntropy),
-                         [](const testing::TestParamInfo<LossKind>& info) {
+                         [](const testing::TestParamInfo<LossKind> &info) {
                            return std::string(info.param == LossKind::Mse ? "Mse" : "CrossEntropy");
                          });
 
-}  // namespace
+} // namespace

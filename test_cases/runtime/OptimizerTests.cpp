@@ -19,14 +19,14 @@ Model tinyModel() {
   return m;
 }
 
-GradBuffer grads(const Model& m, float gw0, float gw1, float gb) {
+GradBuffer grads(const Model &m, float gw0, float gw1, float gb) {
   GradBuffer g(m);
   g.set(0, Tensor(Shape{1, 2}, {gw0, gw1}));
   g.set(1, Tensor(Shape{1}, {gb}));
   return g;
 }
 
-void expectParams(const Model& m, double w0, double w1, double b, double tol) {
+void expectParams(const Model &m, double w0, double w1, double b, double tol) {
   EXPECT_NEAR(m.param(0)[0], w0, tol);
   EXPECT_NEAR(m.param(0)[1], w1, tol);
   EXPECT_NEAR(m.param(1)[0], b, tol);
@@ -56,7 +56,7 @@ TEST(Optimizers, SgdMomentumTwoStepsByHand) {
 
 TEST(Optimizers, SgdPlainNesterovAndDampening) {
   Model m = tinyModel();
-  Sgd plain(0.5);  // p -= 0.5 g
+  Sgd plain(0.5); // p -= 0.5 g
   plain.step(m, grads(m, 0.2f, -0.4f, 0.1f));
   expectParams(m, 0.4, -0.05, 0.05, 1e-7);
 
@@ -74,8 +74,8 @@ TEST(Optimizers, SgdPlainNesterovAndDampening) {
   // Dampening 0.5: first step buf = g (no dampening), then buf = m buf + 0.5 g.
   Model d = tinyModel();
   Sgd damp(SgdOptions{1.0, 1.0, 0.5, 0.0, false});
-  damp.step(d, grads(d, 0.2f, 0.0f, 0.0f));  // buf 0.2, p = 0.3
-  damp.step(d, grads(d, 0.2f, 0.0f, 0.0f));  // buf 0.2 + 0.1 = 0.3, p = 0.0
+  damp.step(d, grads(d, 0.2f, 0.0f, 0.0f)); // buf 0.2, p = 0.3
+  damp.step(d, grads(d, 0.2f, 0.0f, 0.0f)); // buf 0.2 + 0.1 = 0.3, p = 0.0
   EXPECT_NEAR(d.param(0)[0], 0.0, 1e-7);
 }
 
@@ -86,7 +86,10 @@ struct HandAdam {
   double p, m = 0, v = 0;
   void step(double g, int t, double lr, double b1, double b2, double eps, double wd,
             bool decoupled) {
-    if (decoupled) p *= 1 - lr * wd; else g += wd * p;
+    if (decoupled)
+      p *= 1 - lr * wd;
+    else
+      g += wd * p;
     m = b1 * m + (1 - b1) * g;
     v = b2 * v + (1 - b2) * g * g;
     p -= lr / (1 - std::pow(b1, t)) * m / (std::sqrt(v) / std::sqrt(1 - std::pow(b2, t)) + eps);
@@ -113,7 +116,7 @@ TEST(Optimizers, AdamWTwoStepsByHand) {
   // The same two steps from the formulas in double.
   HandAdam w0{0.5}, w1{-0.25}, b{0.1};
   const double g1[3] = {0.2, -0.4, 0.1}, g2[3] = {0.1, 0.3, 0.0};
-  HandAdam* all[3] = {&w0, &w1, &b};
+  HandAdam *all[3] = {&w0, &w1, &b};
   for (int i = 0; i < 3; ++i) {
     all[i]->step(g1[i], 1, 0.1, 0.9, 0.999, 1e-8, 0.1, true);
     all[i]->step(g2[i], 2, 0.1, 0.9, 0.999, 1e-8, 0.1, true);
@@ -159,4 +162,4 @@ TEST(Optimizers, RejectModelChangesAndResetState) {
   EXPECT_NO_THROW(sgd.step(other, og));
 }
 
-}  // namespace
+} // namespace

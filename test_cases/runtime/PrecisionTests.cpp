@@ -20,16 +20,16 @@ TEST(KernelMath, HalfRoundTripNormals) {
   EXPECT_EQ(floatToHalfBits(-2.0f), 0xc000);
   EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bff);
   EXPECT_EQ(roundToHalf(0.1f), 0.0999755859375f);
-  EXPECT_EQ(roundToHalf(1.0f + 1.0f / 2048), 1.0f);            // tie -> even
-  EXPECT_EQ(roundToHalf(1.0f + 3.0f / 2048), 1.0f + 2.0f / 1024);  // tie -> even (up)
-  EXPECT_EQ(roundToHalf(1.0f + 1.5f / 2048), 1.0f + 1.0f / 1024);  // above the tie
+  EXPECT_EQ(roundToHalf(1.0f + 1.0f / 2048), 1.0f);               // tie -> even
+  EXPECT_EQ(roundToHalf(1.0f + 3.0f / 2048), 1.0f + 2.0f / 1024); // tie -> even (up)
+  EXPECT_EQ(roundToHalf(1.0f + 1.5f / 2048), 1.0f + 1.0f / 1024); // above the tie
   EXPECT_EQ(roundToHalf(0.3333333f), 0.333251953125f);
   EXPECT_EQ(halfBitsToFloat(0x3555), 0.333251953125f);
 }
 
 TEST(KernelMath, HalfOverflowGoesToInfinity) {
   EXPECT_EQ(roundToHalf(65519.0f), 65504.0f);
-  EXPECT_EQ(roundToHalf(65520.0f), kInf);  // halfway to 65536 -> even -> inf
+  EXPECT_EQ(roundToHalf(65520.0f), kInf); // halfway to 65536 -> even -> inf
   EXPECT_EQ(roundToHalf(1e6f), kInf);
   EXPECT_EQ(roundToHalf(-70000.0f), -kInf);
   EXPECT_EQ(roundToHalf(kInf), kInf);
@@ -37,40 +37,41 @@ TEST(KernelMath, HalfOverflowGoesToInfinity) {
 }
 
 TEST(KernelMath, HalfSubnormalsAndUnderflow) {
-  const float minSub = std::ldexp(1.0f, -24);  // 5.96e-8
+  const float minSub = std::ldexp(1.0f, -24); // 5.96e-8
   EXPECT_EQ(floatToHalfBits(minSub), 0x0001);
   EXPECT_EQ(roundToHalf(minSub), minSub);
-  EXPECT_EQ(roundToHalf(std::ldexp(1.0f, -25)), 0.0f);           // tie -> even (0)
-  EXPECT_EQ(roundToHalf(std::ldexp(1.5f, -25)), minSub);          // above the tie
-  EXPECT_EQ(roundToHalf(std::ldexp(3.0f, -25)), 2 * minSub);      // 1.5 units -> 2 (even)
+  EXPECT_EQ(roundToHalf(std::ldexp(1.0f, -25)), 0.0f);       // tie -> even (0)
+  EXPECT_EQ(roundToHalf(std::ldexp(1.5f, -25)), minSub);     // above the tie
+  EXPECT_EQ(roundToHalf(std::ldexp(3.0f, -25)), 2 * minSub); // 1.5 units -> 2 (even)
   EXPECT_EQ(roundToHalf(1e-8f), 0.0f);
-  EXPECT_EQ(roundToHalf(1e-5f), 168 * minSub);                    // 167.77 units
-  EXPECT_EQ(floatToHalfBits(std::ldexp(1.0f, -14)), 0x0400);      // smallest normal
+  EXPECT_EQ(roundToHalf(1e-5f), 168 * minSub);               // 167.77 units
+  EXPECT_EQ(floatToHalfBits(std::ldexp(1.0f, -14)), 0x0400); // smallest normal
   EXPECT_EQ(roundToHalf(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -25)),
-            std::ldexp(1.0f, -14));                               // 1023.5 units -> 1024
+            std::ldexp(1.0f, -14)); // 1023.5 units -> 1024
   EXPECT_EQ(halfBitsToFloat(0x03ff), 1023 * minSub);
-  EXPECT_TRUE(std::signbit(roundToHalf(-1e-9f)));                 // -0 keeps its sign
-  EXPECT_EQ(roundToHalf(1e-40f), 0.0f);                           // fp32 subnormal
+  EXPECT_TRUE(std::signbit(roundToHalf(-1e-9f))); // -0 keeps its sign
+  EXPECT_EQ(roundToHalf(1e-40f), 0.0f);           // fp32 subnormal
 }
 
 TEST(KernelMath, HalfRoundTripIsExactForEveryHalf) {
   for (uint32_t h = 0; h < 0x10000u; ++h) {
     const uint16_t bits = static_cast<uint16_t>(h);
-    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu)) continue;  // NaNs
+    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu))
+      continue; // NaNs
     ASSERT_EQ(floatToHalfBits(halfBitsToFloat(bits)), bits) << std::hex << h;
   }
 }
 
 TEST(KernelMath, BFloat16KeepsRangeLosesPrecision) {
   EXPECT_EQ(floatToBf16Bits(1.0f), 0x3f80);
-  EXPECT_EQ(roundToBf16(1.0f + 1.0f / 256), 1.0f);             // tie -> even
-  EXPECT_EQ(roundToBf16(1.0f + 3.0f / 256), 1.015625f);        // tie -> even (up)
-  EXPECT_EQ(roundToBf16(1.0f + 1.5f / 256), 1.0078125f);       // above the tie
+  EXPECT_EQ(roundToBf16(1.0f + 1.0f / 256), 1.0f);       // tie -> even
+  EXPECT_EQ(roundToBf16(1.0f + 3.0f / 256), 1.015625f);  // tie -> even (up)
+  EXPECT_EQ(roundToBf16(1.0f + 1.5f / 256), 1.0078125f); // above the tie
   EXPECT_EQ(roundToBf16(3.14159265f), 3.140625f);
-  EXPECT_EQ(roundToBf16(1e-8f), 1.0011717677116394e-08f);       // small values survive
-  EXPECT_EQ(roundToBf16(3.0e38f), 3.00405527047391e+38f);             // huge values survive
-  EXPECT_EQ(roundToHalf(3.0e38f), kInf);                       // ... where fp16 overflows
-  EXPECT_EQ(roundToBf16(FLT_MAX), kInf);                       // rounds past the max
+  EXPECT_EQ(roundToBf16(1e-8f), 1.0011717677116394e-08f); // small values survive
+  EXPECT_EQ(roundToBf16(3.0e38f), 3.00405527047391e+38f); // huge values survive
+  EXPECT_EQ(roundToHalf(3.0e38f), kInf);                  // ... where fp16 overflows
+  EXPECT_EQ(roundToBf16(FLT_MAX), kInf);                  // rounds past the max
   EXPECT_TRUE(std::isnan(roundToBf16(std::nanf(""))));
   EXPECT_EQ(roundTo(0.1f, DType::F32), 0.1f);
   EXPECT_EQ(roundTo(0.1f, DType::BF16), 0.10009765625f);
@@ -99,7 +100,7 @@ TEST(KernelMath, CrossEntropyRow) {
   EXPECT_NEAR(loss, lse - 1.0, 1e-12);
   EXPECT_NEAR(g[0], std::exp(1.0 - lse) - 1.0, 1e-7);
   EXPECT_NEAR(g[2], std::exp(3.0 - lse), 1e-7);
-  const float big[2] = {1000.0f, 0.0f};  // max-shifted: no overflow
+  const float big[2] = {1000.0f, 0.0f}; // max-shifted: no overflow
   EXPECT_NEAR(crossEntropyRow(big, 2, 1, 1.0f, nullptr), 1000.0, 1e-9);
 }
 
@@ -112,8 +113,10 @@ TEST(GradBufferPrecision, Fp16UnderflowsOverManyMicroBatches) {
     f16.accumulate(0, g.data());
     bf16.accumulate(0, g.data());
   }
-  for (float v : f16.flatten()) EXPECT_EQ(v, 0.0f);
-  for (float v : f32.flatten()) EXPECT_NEAR(v, 3.2e-7f, 1e-12);
+  for (float v : f16.flatten())
+    EXPECT_EQ(v, 0.0f);
+  for (float v : f32.flatten())
+    EXPECT_NEAR(v, 3.2e-7f, 1e-12);
   for (float v : bf16.flatten()) {
     EXPECT_GT(v, 0.0f);
     EXPECT_NEAR(v, 3.2e-7, 0.03 * 3.2e-7);
@@ -127,7 +130,8 @@ TEST(GradBufferPrecision, Fp16SmallContributionsStallOnALargeSum) {
   GradBuffer f16(std::vector<Shape>{{1}}, DType::F16);
   const float one = 1.0f, tiny = 1.0f / 4096;
   f16.accumulate(0, &one);
-  for (int i = 0; i < 100; ++i) f16.accumulate(0, &tiny);
+  for (int i = 0; i < 100; ++i)
+    f16.accumulate(0, &tiny);
   EXPECT_EQ(f16.tensor(0)[0], 1.0f);
 }
 
@@ -142,7 +146,7 @@ TEST(GradBufferPrecision, Fp16OverflowGoesToInf) {
   EXPECT_TRUE(std::isinf(f16.norm()));
   bf16.accumulate(0, g);
   bf16.accumulate(0, g);
-  EXPECT_EQ(bf16.tensor(0)[0], 79872.0f);  // 80000 rounded to 8 significant bits
+  EXPECT_EQ(bf16.tensor(0)[0], 79872.0f); // 80000 rounded to 8 significant bits
   // Scaling in fp16 storage rounds as well: 1/3 of 1 -> 0.333251953125.
   GradBuffer s(std::vector<Shape>{{1}}, DType::F16);
   const float v = 1.0f;
@@ -166,4 +170,4 @@ TEST(GradBufferPrecision, HalfGradientsThroughForwardBackward) {
   EXPECT_EQ(f32.bytes(), model.numel() * 4);
 }
 
-}  // namespace
+} // namespace

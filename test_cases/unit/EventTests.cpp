@@ -239,8 +239,8 @@ void train(Net& gen, Net& disc, std::unique_ptr<torch::optim::Adam>& g_opt,
 )cpp");
   GL_SINGLE_LOOP(loop, a);
   ASSERT_TRUE(loop.hasWindow()) << a.dump();
-  EXPECT_EQ(kindsOf(loop),
-            (std::vector<K>{K::GradReset, K::Backward, K::Step, K::Backward, K::Step, K::GradReset}))
+  EXPECT_EQ(kindsOf(loop), (std::vector<K>{K::GradReset, K::Backward, K::Step, K::Backward, K::Step,
+                                           K::GradReset}))
       << a.dump();
   ASSERT_EQ(loop.events.size(), 6u);
   const TrainingEvent &dReset = loop.events[0], &dStep = loop.events[2];
@@ -358,7 +358,8 @@ void run(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& xs, int a
   EXPECT_EQ(loop.kind, LoopKind::Loop);
   ASSERT_TRUE(loop.hasWindow()) << a.dump();
   EXPECT_EQ(loop.window->steps.text, "accum_steps");
-  EXPECT_EQ(conditionsOf(loop), (std::vector<C>{C::EveryMicroBatch, C::EveryMicroBatch, C::Boundary}))
+  EXPECT_EQ(conditionsOf(loop),
+            (std::vector<C>{C::EveryMicroBatch, C::EveryMicroBatch, C::Boundary}))
       << a.dump();
 }
 
@@ -604,7 +605,8 @@ void train(Optimizer& opt, Model& model, std::vector<Batch>& batches, int accum_
   ASSERT_TRUE(loop.hasWindow()) << a.dump();
   EXPECT_EQ(loop.window->steps.text, "accum_steps");
   EXPECT_EQ(kindsOf(loop), (std::vector<K>{K::GradReset, K::Backward, K::Step})) << a.dump();
-  EXPECT_EQ(conditionsOf(loop), (std::vector<C>{C::EveryMicroBatch, C::EveryMicroBatch, C::Boundary}));
+  EXPECT_EQ(conditionsOf(loop),
+            (std::vector<C>{C::EveryMicroBatch, C::EveryMicroBatch, C::Boundary}));
   EXPECT_EQ(nameOf(onlyEvent(loop, K::Step)->optimizer), "opt");
 }
 

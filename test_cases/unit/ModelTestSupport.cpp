@@ -75,9 +75,7 @@ Analysis::Analysis(const std::string &code, bool withTorch)
 
 Analysis::~Analysis() = default;
 
-bool Analysis::parsed() const {
-  return ast_ && !ast_->getDiagnostics().hasErrorOccurred();
-}
+bool Analysis::parsed() const { return ast_ && !ast_->getDiagnostics().hasErrorOccurred(); }
 
 ASTContext &Analysis::context() const { return ast_->getASTContext(); }
 
@@ -241,9 +239,7 @@ const TrainingEvent *onlyEvent(const TrainingLoop &loop, EventKind kind) {
   return events.size() == 1 ? events.front() : nullptr;
 }
 
-std::string nameOf(const NamedDecl *decl) {
-  return decl ? decl->getNameAsString() : "";
-}
+std::string nameOf(const NamedDecl *decl) { return decl ? decl->getNameAsString() : ""; }
 
 bool ordersIncrease(const TrainingLoop &loop) {
   for (size_t i = 1; i < loop.events.size(); ++i)

@@ -93,11 +93,11 @@ bool ordersIncrease(const TrainingLoop &loop);
 } // namespace gradlint
 
 /// Parses `code` into `var` and stops the test on parse errors.
-#define GL_ANALYSE(var, ...)                                                          \
-  ::gradlint::test::Analysis var(__VA_ARGS__);                                        \
+#define GL_ANALYSE(var, ...)                                                                       \
+  ::gradlint::test::Analysis var(__VA_ARGS__);                                                     \
   ASSERT_TRUE(var.parsed()) << "the snippet does not parse (see stderr)"
 
 /// Requires exactly one training loop in `analysis` and binds it to `var`.
-#define GL_SINGLE_LOOP(var, analysis)                                                 \
-  ASSERT_EQ((analysis).loops().size(), 1u) << (analysis).dump();                      \
+#define GL_SINGLE_LOOP(var, analysis)                                                              \
+  ASSERT_EQ((analysis).loops().size(), 1u) << (analysis).dump();                                   \
   const ::gradlint::TrainingLoop &var = (analysis).loops().front()

@@ -12,8 +12,8 @@ namespace {
 std::string loopWith(const std::string &body, const std::string &before = "",
                      const std::string &extraParams = "") {
   return "void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& xs,\n"
-         "           int accum_steps" + extraParams + ") {\n" + before +
-         "  for (int i = 0; i < (int)xs.size(); ++i) {\n" + body +
+         "           int accum_steps" +
+         extraParams + ") {\n" + before + "  for (int i = 0; i < (int)xs.size(); ++i) {\n" + body +
          "    if ((i + 1) % accum_steps == 0) {\n"
          "      opt.step();\n"
          "      opt.zero_grad();\n"
@@ -99,8 +99,10 @@ TEST(Scaling, HelperReturningScaledLoss) {
 }
 
 TEST(Scaling, UnscaledLossHasNoFactor) {
-  GL_ANALYSE(a, loopWith("    auto loss = torch::nn::functional::cross_entropy(net.forward(xs[i]), xs[i]);\n"
-                         "    loss.backward();\n"));
+  GL_ANALYSE(
+      a,
+      loopWith("    auto loss = torch::nn::functional::cross_entropy(net.forward(xs[i]), xs[i]);\n"
+               "    loss.backward();\n"));
   GL_SINGLE_LOOP(loop, a);
   const TrainingEvent *backward = onlyEvent(loop, EventKind::Backward);
   ASSERT_NE(backward, nullptr);

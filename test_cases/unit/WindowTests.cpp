@@ -176,8 +176,8 @@ void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& xs, int
   EXPECT_EQ(kindsOf(loop),
             (std::vector<EventKind>{EventKind::Backward, EventKind::Step, EventKind::GradReset}));
   EXPECT_EQ(conditionsOf(loop),
-            (std::vector<EventCondition>{EventCondition::EveryMicroBatch,
-                                         EventCondition::Boundary, EventCondition::Boundary}));
+            (std::vector<EventCondition>{EventCondition::EveryMicroBatch, EventCondition::Boundary,
+                                         EventCondition::Boundary}));
 }
 
 // `if ((i + 1) % N) continue;` is the same guard with an implicit int -> bool.
@@ -244,8 +244,8 @@ void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& xs, int
   EXPECT_EQ(loop.window->steps.text, "accum_steps");
   expectFlags(loop.window->guard, {/*viaEarlyContinue=*/true, /*viaFlag=*/true});
   EXPECT_EQ(conditionsOf(loop),
-            (std::vector<EventCondition>{EventCondition::EveryMicroBatch,
-                                         EventCondition::Boundary, EventCondition::Boundary}))
+            (std::vector<EventCondition>{EventCondition::EveryMicroBatch, EventCondition::Boundary,
+                                         EventCondition::Boundary}))
       << a.dump();
 }
 
@@ -359,9 +359,8 @@ void train(std::shared_ptr<Net> model, torch::optim::SGD& optimizer,
   GL_SINGLE_LOOP(loop, a);
   EXPECT_FALSE(loop.window.has_value()) << a.dump();
   EXPECT_FALSE(loop.hasWindow());
-  EXPECT_EQ(kindsOf(loop),
-            (std::vector<EventKind>{EventKind::GradReset, EventKind::LossComputation,
-                                    EventKind::Backward, EventKind::Step}));
+  EXPECT_EQ(kindsOf(loop), (std::vector<EventKind>{EventKind::GradReset, EventKind::LossComputation,
+                                                   EventKind::Backward, EventKind::Step}));
   for (const TrainingEvent &event : loop.events)
     EXPECT_EQ(event.condition, EventCondition::EveryMicroBatch);
 }
@@ -390,14 +389,11 @@ void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& batches
   EXPECT_EQ(a.pos(w.guard.innerLoop->getBeginLoc()), a.at("for (int c"));
   EXPECT_EQ(a.pos(loop.loc), a.at("for (size_t b"));
 
-  EXPECT_EQ(kindsOf(loop),
-            (std::vector<EventKind>{EventKind::GradReset, EventKind::LossComputation,
-                                    EventKind::Backward, EventKind::Step}));
-  EXPECT_EQ(conditionsOf(loop),
-            (std::vector<EventCondition>{EventCondition::WindowStart,
-                                         EventCondition::EveryMicroBatch,
-                                         EventCondition::EveryMicroBatch,
-                                         EventCondition::Boundary}));
+  EXPECT_EQ(kindsOf(loop), (std::vector<EventKind>{EventKind::GradReset, EventKind::LossComputation,
+                                                   EventKind::Backward, EventKind::Step}));
+  EXPECT_EQ(conditionsOf(loop), (std::vector<EventCondition>{
+                                    EventCondition::WindowStart, EventCondition::EveryMicroBatch,
+                                    EventCondition::EveryMicroBatch, EventCondition::Boundary}));
   const TrainingEvent *backward = onlyEvent(loop, EventKind::Backward);
   ASSERT_NE(backward, nullptr);
   EXPECT_TRUE(backward->insideInnerLoop);
@@ -425,8 +421,8 @@ void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& batches
   ASSERT_TRUE(loop.window->steps.constant.has_value()) << a.dump();
   EXPECT_EQ(*loop.window->steps.constant, 4);
   EXPECT_EQ(conditionsOf(loop),
-            (std::vector<EventCondition>{EventCondition::EveryMicroBatch,
-                                         EventCondition::Boundary, EventCondition::Boundary}));
+            (std::vector<EventCondition>{EventCondition::EveryMicroBatch, EventCondition::Boundary,
+                                         EventCondition::Boundary}));
   const TrainingEvent *backward = onlyEvent(loop, EventKind::Backward);
   ASSERT_NE(backward, nullptr);
   ASSERT_EQ(backward->scaling.size(), 1u) << a.dump();
