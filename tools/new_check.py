@@ -89,29 +89,11 @@ signature `gradlint --confirm` measures).
 
 ## Example
 
-```cpp
-for (size_t i = 0; i < inputs.size(); ++i) {{
-  auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
-  loss.backward();  // TODO: the bug
-  if ((i + 1) % accum_steps == 0) {{
-    optimizer.step();
-    optimizer.zero_grad();
-  }}
-}}
-```
+{example}
 
 ## Use instead
 
-```cpp
-for (size_t i = 0; i < inputs.size(); ++i) {{
-  auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
-  loss.backward();  // TODO: the fix
-  if ((i + 1) % accum_steps == 0) {{
-    optimizer.step();
-    optimizer.zero_grad();
-  }}
-}}
-```
+{use_instead}
 
 ## What it recognises
 
@@ -139,10 +121,22 @@ fix it by hand.
 - `CHECKS.md`, section "{id}".
 """
 
-POSITIVE_CASE = """\
+RULE_EXAMPLE = """\
+```cpp
+for (size_t i = 0; i < inputs.size(); ++i) {
+  auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
+  loss.backward();  // TODO: WHAT
+  if ((i + 1) % accum_steps == 0) {
+    optimizer.step();
+    optimizer.zero_grad();
+  }
+}
+```"""
+
+TEST_CASE = """\
 // RUN: %check_gradlint %s
-// GRADLINT-PLACEHOLDER: written by tools/new_check.py; replace this loop with one that has
-// the bug {id} finds, annotate the warning, pin its fix-it, and delete this line.
+// GRADLINT-PLACEHOLDER: written by tools/new_check.py; delete this line once the case is written.
+// TODO: {task}.
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
@@ -152,29 +146,7 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
   for (size_t i = 0; i < inputs.size(); ++i) {{
     auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
     loss.backward();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: TODO the message of {id} [{id}]
-    if ((i + 1) % accum_steps == 0) {{
-      optimizer.step();
-      optimizer.zero_grad();
-    }}
-  }}
-}}
-"""
-
-NEGATIVE_CASE = """\
-// RUN: %check_gradlint %s
-// GRADLINT-PLACEHOLDER: written by tools/new_check.py; replace this loop with one close to
-// the bug that {id} must not report (say why here), and delete this line.
-#include <torch/torch.h>
-
-void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
-           std::vector<torch::Tensor> &targets) {{
-  torch::optim::SGD optimizer(model->parameters(), 0.1);
-  const int accum_steps = 4;
-  for (size_t i = 0; i < inputs.size(); ++i) {{
-    auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
-    loss.backward();
-    if ((i + 1) % accum_steps == 0) {{
+{expectation}    if ((i + 1) % accum_steps == 0) {{
       optimizer.step();
       optimizer.zero_grad();
     }}
@@ -270,9 +242,16 @@ def main():
     order = max((o for _, _, o in known), default=0) + 1
 
     files[f"checks/{cls}.cpp"] = CHECK_SOURCE.format(id=check_id, cls=cls, order=order)
-    files[f"rules/{check_id}.md"] = RULE_DOC.format(id=check_id)
-    files[f"test_cases/{check_id}/positive_basic.cpp"] = POSITIVE_CASE.format(id=check_id)
-    files[f"test_cases/{check_id}/negative_basic.cpp"] = NEGATIVE_CASE.format(id=check_id)
+    files[f"rules/{check_id}.md"] = RULE_DOC.format(
+        id=check_id, example=RULE_EXAMPLE.replace("WHAT", "the bug"),
+        use_instead=RULE_EXAMPLE.replace("WHAT", "the fix"))
+    files[f"test_cases/{check_id}/positive_basic.cpp"] = TEST_CASE.format(
+        task=f"a loop with the bug {check_id} finds; annotate its warning, pin its fix-it",
+        expectation=f"    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: TODO the message of {check_id} "
+                    f"[{check_id}]\n")
+    files[f"test_cases/{check_id}/negative_basic.cpp"] = TEST_CASE.format(
+        task=f"a loop close to the bug that {check_id} must not report, and why",
+        expectation="")
     files[f"fixtures/{name}/buggy.cpp"] = FIXTURE_PROGRAM.format(
         comment=f"TODO (tools/new_check.py): the loop with the bug {check_id} finds.")
     files[f"fixtures/{name}/fixed.cpp"] = FIXTURE_PROGRAM.format(
