@@ -15,6 +15,8 @@ void train(c10d::ProcessGroup &group, torch::nn::Sequential net, torch::optim::S
     loss /= gas;
     loss /= ws;
     // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}    loss /= gas;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    loss.backward();{{$}}
     loss.backward();
     if (++micro == gas) {
       c10d::AllreduceOptions opts;

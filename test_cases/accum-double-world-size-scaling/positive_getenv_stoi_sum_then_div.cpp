@@ -17,6 +17,8 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
     auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]);
     (loss / (accum_steps * world_size)).backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / accum_steps).backward();{{$}}
     if (i % accum_steps == accum_steps - 1) {
       for (auto &p : model->parameters()) {
         std::vector<torch::Tensor> g{p.grad()};

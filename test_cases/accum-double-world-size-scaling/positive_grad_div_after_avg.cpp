@@ -20,6 +20,8 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
         pg->allreduce(t, opts)->wait();
         p.mutable_grad().div_(world);
         // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: gradients are divided by the world size {{.*}} [accum-double-world-size-scaling]
+        // CHECK-FIXES: {{^}}        pg->allreduce(t, opts)->wait();{{$}}
+        // CHECK-FIXES-NEXT: {{^}}      }{{$}}
       }
       sgd.step();
       sgd.zero_grad();

@@ -24,6 +24,8 @@ void train(c10d::ProcessGroup &pg, torch::nn::Linear model, torch::optim::SGD &s
       for (auto &p : model->parameters())
         p.mutable_grad().div_(world);
         // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: gradients are divided by the world size {{.*}} [accum-double-world-size-scaling]
+      // CHECK-FIXES: {{^}}      for (auto &p : model->parameters()){{$}}
+      // CHECK-FIXES-NEXT: {{^}}        p.mutable_grad();{{$}}
       sgd.step();
       sgd.zero_grad();
     }

@@ -16,6 +16,8 @@ void train(c10d::ProcessGroup &pg, torch::nn::Linear model, torch::optim::Adam &
     auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]);
     auto scaled = loss / (accum_steps * world_size());
     // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto scaled = loss / accum_steps;{{$}}
     scaled.backward();
     if ((i + 1) % accum_steps == 0 || i + 1 == inputs.size()) {
       c10d::AllreduceOptions avg;

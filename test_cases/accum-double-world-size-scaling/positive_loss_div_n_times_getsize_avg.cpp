@@ -19,6 +19,8 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
     auto out = model->forward(inputs[i]);
     auto loss = torch::mse_loss(out, targets[i]) / (accum_steps * world);
     // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}    auto out = model->forward(inputs[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto loss = torch::mse_loss(out, targets[i]) / accum_steps;{{$}}
     loss.backward();
     if ((i + 1) % accum_steps == 0) {
       for (auto &p : model->parameters()) {

@@ -19,6 +19,8 @@ struct DistributedFit {
       torch::Tensor l = torch::l1_loss(model->forward(xs[i]), ys[i]) /
                         static_cast<double>(accum_ * world_);
       // CHECK-MESSAGES: :[[@LINE-2]]:70: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+      // CHECK-FIXES: {{^}}      torch::Tensor l = torch::l1_loss(model->forward(xs[i]), ys[i]) /{{$}}
+      // CHECK-FIXES-NEXT: {{^}}                        accum_;{{$}}
       l.backward();
       if ((i + 1) % accum_ == 0) {
         for (auto &p : model->parameters()) {

@@ -14,6 +14,8 @@ public:
   void train_step(const torch::Tensor &x, const torch::Tensor &y) {
     auto loss = torch::mse_loss(net_->forward(x), y) / (accumulate_ * world_size_);
     // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}  void train_step(const torch::Tensor &x, const torch::Tensor &y) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto loss = torch::mse_loss(net_->forward(x), y) / accumulate_;{{$}}
     loss.backward();
     if (++calls_ % accumulate_ != 0)
       return;

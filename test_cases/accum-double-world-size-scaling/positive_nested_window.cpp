@@ -18,6 +18,8 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
       auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]);
       loss = loss / (chunks * ranks);
       // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+      // CHECK-FIXES: {{^}}      auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      loss = loss / chunks;{{$}}
       loss.backward();
     }
     for (auto &p : model->parameters()) {

@@ -14,5 +14,10 @@ void train(torch::nn::Linear model, std::unique_ptr<torch::optim::Optimizer> upd
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset {{.*}} [accum-misplaced-zero-grad]
     if (n % kSteps == kSteps - 1)
       updater->step();
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (n % kSteps == kSteps - 1) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      updater->step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      updater->zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
   }
 }

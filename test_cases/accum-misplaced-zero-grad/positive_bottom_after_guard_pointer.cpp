@@ -12,6 +12,11 @@ void fit(torch::nn::Sequential net, const std::vector<torch::Tensor> &xs,
     l.backward();
     if (i % gas == gas - 1)
       opt->step();
+    // CHECK-FIXES: {{^}}    l.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (i % gas == gas - 1) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      opt->step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      opt->zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
     opt->zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
   }

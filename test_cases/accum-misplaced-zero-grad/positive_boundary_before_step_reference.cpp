@@ -11,6 +11,10 @@ void run_epoch(torch::nn::Linear &layer, torch::optim::Optimizer &updater,
     auto err = torch::mse_loss(layer->forward(pr.first), pr.second);
     (err / kMicro).backward();
     if (++micro == kMicro) {
+      // CHECK-FIXES: {{^}}    if (++micro == kMicro) {{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      updater.step();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      updater.zero_grad();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      micro = 0;{{$}}
       updater.zero_grad();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient reset runs in the boundary branch before step() {{.*}} [accum-misplaced-zero-grad]
       updater.step();

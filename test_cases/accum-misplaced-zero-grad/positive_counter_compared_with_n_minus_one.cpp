@@ -24,6 +24,10 @@ public:
       scaled.backward();
       optimizer_->zero_grad();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+      // CHECK-FIXES: {{^}}      scaled.backward();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      if (step_in_window == cfg_.accum - 1) {{{$}}
+      // CHECK-FIXES-NEXT: {{^}}        optimizer_->step();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}        optimizer_->zero_grad();{{$}}
       if (step_in_window == cfg_.accum - 1) {
         optimizer_->step();
         step_in_window = 0;

@@ -19,6 +19,14 @@ void train(torch::nn::Sequential gen, torch::nn::Sequential disc,
 
     gen_opt.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}    disc_opt.step();{{$}}
+    // CHECK-FIXES-EMPTY:
+    // CHECK-FIXES-NEXT: {{^}}    auto g_loss = torch::softplus(-disc->forward(fake)).mean() / g_accum;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    g_loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if ((i + 1) % g_accum == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      gen_opt.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      gen_opt.zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
     auto g_loss = torch::softplus(-disc->forward(fake)).mean() / g_accum;
     g_loss.backward();
     if ((i + 1) % g_accum == 0)

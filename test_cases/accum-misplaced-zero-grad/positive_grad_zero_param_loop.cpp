@@ -13,6 +13,8 @@ void train(torch::nn::Linear model, torch::optim::Adam &adam,
         p.grad().zero_();
       // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
     }
+    // CHECK-FIXES-UNSAFE: {{^}}  do {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    torch::Tensor loss = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]);{{$}}
     torch::Tensor loss = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]);
     loss /= n_acc;
     loss.backward();
@@ -20,5 +22,10 @@ void train(torch::nn::Linear model, torch::optim::Adam &adam,
     if (it % n_acc != 0)
       continue;
     adam.step();
+    // CHECK-FIXES-UNSAFE: {{^}}    adam.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    for (auto &p : model->parameters()) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (p.grad().defined()){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        p.grad().zero_();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   } while (it < xs.size());
 }

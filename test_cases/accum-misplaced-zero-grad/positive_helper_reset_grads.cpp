@@ -15,10 +15,17 @@ void train(std::shared_ptr<torch::nn::LinearImpl> model, torch::optim::SGD &sgd,
   for (size_t i = 0; i < x.size(); ++i) {
     reset_grads(*model);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES-UNSAFE: {{^}}  for (size_t i = 0; i < x.size(); ++i) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    auto loss = torch::mse_loss(model->forward(x[i]), y[i]) / accum;{{$}}
     auto loss = torch::mse_loss(model->forward(x[i]), y[i]) / accum;
     loss.backward();
     const bool sync = (i + 1) % accum == 0;
     if (sync)
       sgd.step();
+    // CHECK-FIXES-UNSAFE: {{^}}    const bool sync = (i + 1) % accum == 0;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (sync) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sgd.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      reset_grads(*model);{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 }

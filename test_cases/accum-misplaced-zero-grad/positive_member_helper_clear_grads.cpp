@@ -13,6 +13,13 @@ public:
     for (size_t i = 0; i < xs.size(); ++i) {
       clear_grads();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+      // CHECK-FIXES-UNSAFE: {{^}}    for (size_t i = 0; i < xs.size(); ++i) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]) / gas;{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if ((i + 1) % gas == 0) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        opt_.step();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        clear_grads();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
       auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]) / gas;
       loss.backward();
       if ((i + 1) % gas == 0)

@@ -10,11 +10,18 @@ void epoch(torch::nn::Sequential net, torch::optim::SGD &sgd, Loader &loader) {
   for (auto &batch : loader) {
     net->zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}  for (auto &batch : loader) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto out = net->forward(batch.data);{{$}}
     auto out = net->forward(batch.data);
     auto loss = torch::nll_loss(out, batch.target) / window;
     loss.backward();
     if (++seen % window == 0)
       sgd.step();
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++seen % window == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      sgd.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      net->zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
   }
 }
 

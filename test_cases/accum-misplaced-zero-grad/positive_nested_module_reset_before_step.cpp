@@ -11,6 +11,10 @@ void train(torch::nn::Sequential model, torch::optim::Adam &optimizer,
     auto ys = targets[b].chunk(chunks);
     for (int64_t c = 0; c < chunks; ++c)
       (torch::mse_loss(model->forward(xs[c]), ys[c]) / chunks).backward();
+    // CHECK-FIXES: {{^}}      (torch::mse_loss(model->forward(xs[c]), ys[c]) / chunks).backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    optimizer.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    model->zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}  }{{$}}
     model->zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs in the boundary branch before step() {{.*}} [accum-misplaced-zero-grad]
     optimizer.step();

@@ -12,9 +12,13 @@ void train(torch::nn::Sequential model, torch::optim::SGD &optimizer,
     for (int64_t c = 0; c < chunks; ++c) {
       optimizer.zero_grad();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+      // CHECK-FIXES: {{^}}    for (int64_t c = 0; c < chunks; ++c) {{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]) / chunks;{{$}}
       auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]) / chunks;
       loss.backward();
     }
     optimizer.step();
+    // CHECK-FIXES: {{^}}    optimizer.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    optimizer.zero_grad();{{$}}
   }
 }

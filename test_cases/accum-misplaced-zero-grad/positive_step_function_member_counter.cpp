@@ -11,6 +11,13 @@ public:
   void train_step(const torch::Tensor &x, const torch::Tensor &y) {
     this->optimizer_.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}  void train_step(const torch::Tensor &x, const torch::Tensor &y) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto loss = torch::mse_loss(model_->forward(x), y) / k_;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++calls_ % k_ == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      optimizer_.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      this->optimizer_.zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
     auto loss = torch::mse_loss(model_->forward(x), y) / k_;
     loss.backward();
     if (++calls_ % k_ == 0)

@@ -10,6 +10,12 @@ void train(Optimizer &optim, torch::nn::Linear net, const std::vector<torch::Ten
   for (size_t j = 0; j < xs.size(); ++j) {
     optim.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}  for (size_t j = 0; j < xs.size(); ++j) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    micro_loss(j).backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (j % k == static_cast<size_t>(k - 1)) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      optim.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      optim.zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
     micro_loss(j).backward();
     if (j % k == static_cast<size_t>(k - 1))
       optim.step();

@@ -12,6 +12,13 @@ void train(torch::nn::Linear model, torch::optim::SGD &opt, const std::vector<to
       break;
     opt.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}      break;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / N;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++i % N == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      opt.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      opt.zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / N;
     loss.backward();
     if (++i % N == 0)

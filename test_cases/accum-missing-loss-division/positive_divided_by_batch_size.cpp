@@ -12,6 +12,8 @@ void train(torch::nn::Linear model, torch::optim::SGD &opt, const std::vector<to
     auto loss = summed / batch_size;
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = summed / batch_size;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / accum_steps).backward();{{$}}
     if ((i + 1) % accum_steps == 0) {
       opt.step();
       opt.zero_grad();

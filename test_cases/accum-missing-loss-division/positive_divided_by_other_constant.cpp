@@ -11,6 +11,8 @@ void train(torch::nn::Linear model, torch::optim::SGD &opt, const std::vector<to
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / gas).backward();{{$}}
     if ((i + 1) % gas == 0) {
       opt.step();
       opt.zero_grad();

@@ -19,6 +19,8 @@ void train(torch::nn::Sequential gen, torch::nn::Sequential disc,
     auto g_loss = torch::softplus(-disc->forward(fake)).mean();
     g_loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto g_loss = torch::softplus(-disc->forward(fake)).mean();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (g_loss / g_accum).backward();{{$}}
     if ((i + 1) % g_accum == 0) {
       gen_opt.step();
       gen_opt.zero_grad();

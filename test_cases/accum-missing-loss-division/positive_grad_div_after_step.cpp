@@ -10,6 +10,8 @@ void train(torch::nn::Linear model, torch::optim::SGD &opt, const std::vector<to
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / N).backward();{{$}}
     if ((i + 1) % N == 0) {
       opt.step();
       for (auto &p : model->parameters())

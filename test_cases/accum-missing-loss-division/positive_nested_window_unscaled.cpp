@@ -14,6 +14,8 @@ void train(torch::nn::Sequential model, torch::optim::SGD &optimizer,
       auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]);
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+      // CHECK-FIXES: {{^}}      auto loss = torch::mse_loss(model->forward(xs[c]), ys[c]);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      (loss / chunks).backward();{{$}}
     }
     optimizer.step();
   }

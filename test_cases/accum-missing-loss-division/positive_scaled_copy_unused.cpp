@@ -13,6 +13,8 @@ void train(torch::nn::Linear model, torch::optim::Adam &adam, const std::vector<
     loss.div(N);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    loss.div(N);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / N).backward();{{$}}
     if ((i + 1) % N == 0) {
       adam.step();
       adam.zero_grad();

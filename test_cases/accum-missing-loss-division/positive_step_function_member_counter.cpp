@@ -12,6 +12,8 @@ public:
     auto loss = torch::mse_loss(model_->forward(x), y);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model_->forward(x), y);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / k_).backward();{{$}}
     if (++calls_ % k_ == 0) {
       this->optimizer_.step();
       this->optimizer_.zero_grad();

@@ -10,6 +10,8 @@ void micro_step(torch::nn::Linear &m, torch::optim::SGD &o, const torch::Tensor 
   torch::Tensor value = torch::mse_loss(m->forward(x), y);
   value.backward();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+  // CHECK-FIXES: {{^}}  torch::Tensor value = torch::mse_loss(m->forward(x), y);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  (value / kWindow).backward();{{$}}
   if (++counter == kWindow) {
     counter = 0;
     o.step();

@@ -10,6 +10,8 @@ void train(Optimizer &opt, torch::nn::Linear net, const std::vector<torch::Tenso
     auto loss = torch::binary_cross_entropy_with_logits(out, ys[j]);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::binary_cross_entropy_with_logits(out, ys[j]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / k).backward();{{$}}
     if ((j + 1) % k == 0) {
       opt.step();
       opt.zero_grad();

@@ -11,6 +11,8 @@ void train(torch::nn::Linear model, torch::optim::Adam &adam, const std::vector<
     torch::Tensor l = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]);
     l.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    torch::Tensor l = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (l / n_acc).backward();{{$}}
     ++it;
     if (it % n_acc != 0)
       continue;

@@ -12,6 +12,8 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / accum_steps).backward();{{$}}
     if ((i + 1) % accum_steps == 0 || i + 1 == num_batches) {
       opt->step();
       opt->zero_grad();

@@ -11,6 +11,8 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / accumulation_steps).backward();{{$}}
     if ((i + 1) % accumulation_steps == 0) {
       optimizer.step();
       optimizer.zero_grad();

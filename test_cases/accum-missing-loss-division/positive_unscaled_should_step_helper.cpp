@@ -12,6 +12,8 @@ void train(torch::nn::Linear model, torch::optim::SGD sgd, const std::vector<tor
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
     (loss).backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    ((loss) / k).backward();{{$}}
     if (should_step(i, k)) {
       sgd.step();
       sgd.zero_grad();

@@ -10,6 +10,8 @@ void loop(torch::nn::Linear lin, torch::optim::AdamW &adamw, const std::vector<t
     auto objective = torch::l1_loss(lin->forward(f[step]), g[step]);
     objective.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto objective = torch::l1_loss(lin->forward(f[step]), g[step]);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (objective / every).backward();{{$}}
     if (0 == (step + 1) % every) {
       adamw.step();
       adamw.zero_grad();

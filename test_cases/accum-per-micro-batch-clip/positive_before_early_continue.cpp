@@ -12,6 +12,10 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
     (loss / accum).backward();
     torch::nn::utils::clip_grad_value_(model->parameters(), 1.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    (loss / accum).backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (step % accum != 0){{$}}
+    // CHECK-FIXES-NEXT: {{^}}      continue;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    torch::nn::utils::clip_grad_value_(model->parameters(), 1.0);{{$}}
     if (step % accum != 0)
       continue;
     opt->step();

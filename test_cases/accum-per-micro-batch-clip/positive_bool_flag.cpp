@@ -13,6 +13,9 @@ void train(torch::nn::Sequential model, std::vector<torch::Tensor> &xs,
     objective.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 5.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    objective.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (sync) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 5.0);{{$}}
     if (sync) {
       sgd.step();
       sgd.zero_grad();

@@ -13,6 +13,9 @@ void train_epoch(torch::nn::Linear model, torch::optim::Optimizer &opt,
     scaled.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0, 2.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    scaled.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++micro == kMicroBatches) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0, 2.0);{{$}}
     if (++micro == kMicroBatches) {
       opt.step();
       opt.zero_grad();

@@ -16,6 +16,9 @@ void train(torch::nn::Sequential model, const std::string &root) {
     loss.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++batch_idx % accum_steps == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);{{$}}
     if (++batch_idx % accum_steps == 0) {
       optimizer.step();
       optimizer.zero_grad();

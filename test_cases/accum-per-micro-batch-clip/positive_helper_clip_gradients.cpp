@@ -15,6 +15,9 @@ void train(std::shared_ptr<torch::nn::LinearImpl> model, torch::optim::SGD &sgd,
     loss.backward();
     clip_gradients(*model);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      clip_gradients(*model);{{$}}
     if ((i + 1) % accum_steps == 0) {
       sgd.step();
       sgd.zero_grad();

@@ -14,6 +14,9 @@ void train(torch::nn::Linear &model, torch::optim::Adam &adam,
     scaled.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 0.25);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    scaled.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (should_step(i, window)) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 0.25);{{$}}
     if (should_step(i, window)) {
       adam.step();
       adam.zero_grad();

@@ -12,6 +12,9 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
     loss.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if ((i + 1) % accum_steps == 0 || i + 1 == num_batches) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);{{$}}
     if ((i + 1) % accum_steps == 0 || i + 1 == num_batches) {
       opt.step();
       opt.zero_grad();

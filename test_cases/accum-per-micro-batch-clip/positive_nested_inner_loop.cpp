@@ -14,6 +14,9 @@ void train(torch::nn::Linear &model, torch::optim::AdamW &optimizer,
       loss.backward();
       torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+      // CHECK-FIXES: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+      // CHECK-FIXES-NEXT: {{^}}    torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);{{$}}
     }
     optimizer.step();
     optimizer.zero_grad();

@@ -13,6 +13,10 @@ void step_fn(torch::nn::Linear &model, torch::optim::SGD &opt, const torch::Tens
   l.backward();
   utils::clip_grad_value_(model->parameters(), 0.1);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+  // CHECK-FIXES: {{^}}  l.backward();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  counter++;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (counter % kAccum == 0) {{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    utils::clip_grad_value_(model->parameters(), 0.1);{{$}}
   counter++;
   if (counter % kAccum == 0) {
     opt.step();

@@ -14,6 +14,9 @@ public:
     loss.backward();
     torch::nn::utils::clip_grad_norm_(net_->parameters(), 1.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (++calls_ % accumulate_ == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(net_->parameters(), 1.0);{{$}}
     if (++calls_ % accumulate_ == 0) {
       this->optimizer_.step();
       this->optimizer_.zero_grad();

@@ -13,6 +13,9 @@ void train(Optimizer &optim, torch::nn::Linear &model, std::vector<torch::Tensor
     loss.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if ((idx + 1) % gas == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);{{$}}
     if ((idx + 1) % gas == 0) {
       optim.step();
       optim.zero_grad();

@@ -14,6 +14,9 @@ void fit(torch::nn::Sequential net, const std::vector<torch::Tensor> &xs,
     l.backward();
   clip_grad_value_(net->parameters(), 0.5);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES: {{^}}    l.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (i % gas == gas - 1) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      clip_grad_value_(net->parameters(), 0.5);{{$}}
     if (i % gas == gas - 1) {
       adam.step();
       adam.zero_grad();

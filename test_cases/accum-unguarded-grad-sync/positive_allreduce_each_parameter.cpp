@@ -21,9 +21,16 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
       pg->allreduce(tensors)->wait();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
     if ((i + 1) % accum_steps == 0) {
       for (auto &p : model->parameters())
         p.mutable_grad().div_(world);
+      // CHECK-FIXES-UNSAFE: {{^}}        p.mutable_grad().div_(world);{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      for (auto &p : model->parameters()) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        std::vector<torch::Tensor> tensors{p.grad()};{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        pg->allreduce(tensors)->wait();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
       optimizer.step();
       optimizer.zero_grad();
     }

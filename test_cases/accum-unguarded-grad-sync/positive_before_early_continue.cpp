@@ -11,6 +11,9 @@ void train(const c10::intrusive_ptr<c10d::ProcessGroup> &pg, torch::nn::Linear &
   for (int step = 1; step <= static_cast<int>(inputs.size()); ++step) {
     auto loss = torch::mse_loss(model->forward(inputs[step - 1]), targets[step - 1]);
     (loss / accum).backward();
+    // CHECK-FIXES-UNSAFE: {{^}}    (loss / accum).backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (step % accum != 0){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      continue;{{$}}
     for (auto &p : model->parameters()) {
       std::vector<torch::Tensor> one{p.grad()};
       c10d::AllreduceOptions avg;
@@ -20,6 +23,8 @@ void train(const c10::intrusive_ptr<c10d::ProcessGroup> &pg, torch::nn::Linear &
     }
     if (step % accum != 0)
       continue;
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    opt->step();{{$}}
     opt->step();
     opt->zero_grad();
   }

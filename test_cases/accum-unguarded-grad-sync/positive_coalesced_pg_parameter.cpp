@@ -17,6 +17,9 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Sequential n
     opts.reduceOp = c10d::ReduceOp::AVG;
     group->allreduce_coalesced(grads, opts)->wait();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+    // CHECK-FIXES: {{^}}    opts.reduceOp = c10d::ReduceOp::AVG;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (i % gas == gas - 1) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      group->allreduce_coalesced(grads, opts)->wait();{{$}}
     if (i % gas == gas - 1) {
       adam.step();
       adam.zero_grad();

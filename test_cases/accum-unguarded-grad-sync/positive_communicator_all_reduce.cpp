@@ -21,6 +21,10 @@ void train_epoch(Communicator &comm, torch::nn::Linear model, torch::optim::Opti
     for (auto &param : model->parameters())
       comm.all_reduce(param.mutable_grad());
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+    // CHECK-FIXES-UNSAFE: {{^}}    scaled.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (++micro == kMicroBatches) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      for (auto &param : model->parameters()){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        comm.all_reduce(param.mutable_grad());{{$}}
     if (++micro == kMicroBatches) {
       opt.step();
       opt.zero_grad();

@@ -21,6 +21,9 @@ void train(std::shared_ptr<MpiComm> comm, torch::nn::Sequential model,
       grads.push_back(p.grad());
     comm->allreduce(grads);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+    // CHECK-FIXES: {{^}}      grads.push_back(p.grad());{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (sync) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      comm->allreduce(grads);{{$}}
     if (sync) {
       sgd.step();
       sgd.zero_grad();

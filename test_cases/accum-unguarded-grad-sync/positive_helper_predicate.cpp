@@ -19,9 +19,13 @@ void train(c10d::ProcessGroup &pg, torch::nn::Linear &model, torch::optim::Adam 
       grads.push_back(w.grad());
     pg.allreduce_coalesced(grads)->wait();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+    // CHECK-FIXES: {{^}}      grads.push_back(w.grad());{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if (should_step(i, window)) {{{$}}
     if (should_step(i, window)) {
       for (auto &w : params)
         w.mutable_grad() /= pg.getSize();
+      // CHECK-FIXES: {{^}}        w.mutable_grad() /= pg.getSize();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      pg.allreduce_coalesced(grads)->wait();{{$}}
       adam.step();
       adam.zero_grad();
     }

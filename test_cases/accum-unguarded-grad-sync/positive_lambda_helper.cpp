@@ -20,6 +20,9 @@ void train(c10d::ProcessGroup &pg, torch::nn::Linear model, torch::optim::SGD &s
     loss.backward();
     sync_grads(*model);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient all-reduce {{.*}}runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sync_grads(*model);{{$}}
     if ((i + 1) % accum_steps == 0) {
       sgd.step();
       sgd.zero_grad();

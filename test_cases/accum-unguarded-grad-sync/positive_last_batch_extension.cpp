@@ -19,6 +19,12 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
       pg->allreduce(t, options)->wait();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0 || i + 1 == num_batches) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      for (auto &p : model->parameters()) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        std::vector<torch::Tensor> t = {p.grad()};{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        pg->allreduce(t, options)->wait();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
     if ((i + 1) % accum_steps == 0 || i + 1 == num_batches) {
       opt.step();
       opt.zero_grad();

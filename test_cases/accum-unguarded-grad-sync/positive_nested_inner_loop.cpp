@@ -21,6 +21,11 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
         pg->allreduce(grads, opts)->wait();
         // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
       }
+      // CHECK-FIXES-UNSAFE: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}    for (auto &p : model->parameters()) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      std::vector<torch::Tensor> grads{p.grad()};{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      pg->allreduce(grads, opts)->wait();{{$}}
     }
     optimizer.step();
     optimizer.zero_grad();

@@ -20,6 +20,12 @@ public:
       this->pg_->allreduce(v, opts)->wait();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    opts.reduceOp = c10d::ReduceOp::AVG;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (++calls_ % accumulate_ == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      for (auto &p : net_->parameters()) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        std::vector<torch::Tensor> v{p.grad()};{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        this->pg_->allreduce(v, opts)->wait();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
     if (++calls_ % accumulate_ == 0) {
       optimizer_.step();
       optimizer_.zero_grad();

@@ -26,6 +26,9 @@ struct Runner {
       loss.backward();
       sync_grads(model, pg);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce (in 'sync_grads') runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
+      // CHECK-FIXES-UNSAFE: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if ((i + 1) % accum_steps == 0) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        sync_grads(model, pg);{{$}}
       if ((i + 1) % accum_steps == 0) {
         optimizer->step();
         optimizer->zero_grad();

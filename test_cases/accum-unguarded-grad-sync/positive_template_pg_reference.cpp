@@ -20,6 +20,15 @@ void train(Optimizer &optim, c10d::ProcessGroup &group, torch::nn::Linear &model
       group.allreduce(bucket, o)->wait();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    l.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    seen++;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (seen % gas == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      for (auto &p : model->parameters()) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        std::vector<torch::Tensor> bucket{p.grad()};{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        c10d::AllreduceOptions o;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        o.reduceOp = c10d::ReduceOp::AVG;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        group.allreduce(bucket, o)->wait();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
     seen++;
     if (seen % gas == 0) {
       optim.step();

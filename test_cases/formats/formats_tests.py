@@ -436,8 +436,8 @@ def test_sarif_structure():
               run("--version").stdout.strip() == "gradlint " + driver["version"], driver.get("version"))
         check("sarif: informationUri is https", driver["informationUri"].startswith("https://"))
         ids = [rule["id"] for rule in driver["rules"]]
-        check("sarif: one rule per registered check", sorted(ids) == sorted(registered_checks()) and
-              len(ids) == 5, ids)
+        check("sarif: one rule per registered check", ids and sorted(ids) == sorted(registered_checks()),
+              ids)
         for rule in driver["rules"]:
             fields, body = front_matter(rule["id"])
             check(f"sarif rule {rule['id']}: shortDescription is the summary",
