@@ -4,6 +4,7 @@
 #include "checks/Check.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace gradlint {
 
@@ -28,9 +29,10 @@ const std::vector<CheckFactory> &allChecks() {
     static volatile int anchors = referenceCheckAnchors();
     (void)anchors;
     std::vector<CheckFactory> sorted = registered();
-    std::stable_sort(
-        sorted.begin(), sorted.end(),
-        [](const CheckFactory &a, const CheckFactory &b) { return a.order < b.order; });
+    // (order, id) is unique, so std::sort gives the same order on every run.
+    std::sort(sorted.begin(), sorted.end(), [](const CheckFactory &a, const CheckFactory &b) {
+      return std::tie(a.order, a.id) < std::tie(b.order, b.id);
+    });
     return sorted;
   }();
   return checks;
