@@ -93,17 +93,21 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
   Json diagnostics = Json::array();
   for (const Diagnostic &diagnostic : analysis.diagnostics)
     diagnostics.push_back(diagnosticJson(diagnostic));
-  Json errors = Json::array();
-  for (const FileError &error : analysis.errors)
-    errors.push_back({{"file", error.file},
-                      {"message", error.message},
-                      {"line", error.line},
-                      {"column", error.column}});
+  auto fileErrors = [](const std::vector<FileError> &list) {
+    Json array = Json::array();
+    for (const FileError &error : list)
+      array.push_back({{"file", error.file},
+                       {"message", error.message},
+                       {"line", error.line},
+                       {"column", error.column}});
+    return array;
+  };
   Json runs = Json::array();
   for (const LoopRun &run : analysis.loopRuns)
     runs.push_back(loopRunToJson(run));
   Json json = {{"diagnostics", std::move(diagnostics)},
-               {"errors", std::move(errors)},
+               {"errors", fileErrors(analysis.errors)},
+               {"notes", fileErrors(analysis.notes)},
                {"used_api_model", analysis.usedApiModel},
                {"skipped", analysis.skipped},
                {"cache_use",
@@ -126,14 +130,18 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     FileAnalysis decoded;
     for (const Json &item : json.at("diagnostics"))
       decoded.diagnostics.push_back(diagnosticFrom(item));
-    for (const Json &item : json.at("errors")) {
-      FileError error;
-      item.at("file").get_to(error.file);
-      item.at("message").get_to(error.message);
-      item.at("line").get_to(error.line);
-      item.at("column").get_to(error.column);
-      decoded.errors.push_back(std::move(error));
-    }
+    auto fileErrors = [](const Json &array, std::vector<FileError> &list) {
+      for (const Json &item : array) {
+        FileError error;
+        item.at("file").get_to(error.file);
+        item.at("message").get_to(error.message);
+        item.at("line").get_to(error.line);
+        item.at("column").get_to(error.column);
+        list.push_back(std::move(error));
+      }
+    };
+    fileErrors(json.at("errors"), decoded.errors);
+    fileErrors(json.at("notes"), decoded.notes);
     json.at("used_api_model").get_to(decoded.usedApiModel);
     json.at("skipped").get_to(decoded.skipped);
     const Json &cacheUse = json.at("cache_use");

@@ -1,6 +1,8 @@
 #include "driver/analysis/Analyzer.h"
 
 #include "confirm/Confirm.h"
+#include "driver/analysis/ApiModelFileSystem.h"
+#include "driver/analysis/ParseErrors.h"
 #include "driver/analysis/Prefilter.h"
 #include "driver/cache/PreambleCache.h"
 #include "driver/config/Rules.h"
@@ -12,6 +14,7 @@
 #include "model/UserCode.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -25,39 +28,6 @@
 namespace gradlint {
 
 namespace {
-
-/// Keeps the first error clang reports, as one line; prints nothing.
-class ErrorCollector : public clang::DiagnosticConsumer {
-public:
-  std::string firstError;
-  bool firstErrorHasLocation = false;
-  bool preambleFailed = false; ///< the cached PCH did not load
-
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                        const clang::Diagnostic &info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level >= clang::DiagnosticsEngine::Error && isPreambleLoadFailure(info.getID()))
-      preambleFailed = true;
-    if (level < clang::DiagnosticsEngine::Error || !firstError.empty())
-      return;
-    llvm::SmallString<256> text;
-    info.FormatDiagnostic(text);
-    std::string where;
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      const clang::SourceManager &sm = info.getSourceManager();
-      clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
-      if (presumed.isValid())
-        where = std::string(llvm::sys::path::filename(presumed.getFilename())) + ":" +
-                std::to_string(presumed.getLine()) + ":" + std::to_string(presumed.getColumn()) +
-                ": ";
-    }
-    firstError = where + std::string(text.str());
-    firstErrorHasLocation = !where.empty();
-    for (char &c : firstError)
-      if (c == '\n')
-        c = ' ';
-  }
-};
 
 Location resolve(const clang::SourceManager &sm, clang::SourceLocation loc,
                  const std::string &mainFile, const std::string &displayName,
@@ -97,7 +67,32 @@ struct TranslationUnitJob {
   std::string mainFile;    ///< real path of the main file
   std::string displayName; ///< the path as the user wrote it
   AnalysisRequest request;
+  /// Set when the file has a `using namespace` of a namespace the API model
+  /// declares: an undeclared name may then be one the model lacks.
+  bool *usesModelNamespace;
 };
+
+/// Whether a using-directive in the user's code nominates one of LibTorch's
+/// namespaces (torch, at, c10, c10d, caffe2 or one inside them).
+bool usesLibraryNamespace(clang::ASTContext &context, const std::vector<clang::Decl *> &decls) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager &sm;
+    bool found = false;
+    explicit Finder(const clang::SourceManager &sm) : sm(sm) {}
+    bool VisitUsingDirectiveDecl(clang::UsingDirectiveDecl *directive) {
+      const clang::NamespaceDecl *ns = directive->getNominatedNamespace();
+      if (ns && !isUserCode(sm, ns->getLocation())) {
+        llvm::StringRef outermost = llvm::StringRef(ns->getQualifiedNameAsString()).split("::").first;
+        found = llvm::is_contained({"torch", "at", "c10", "c10d", "caffe2"}, outermost);
+      }
+      return !found;
+    }
+  } finder(context.getSourceManager());
+  for (clang::Decl *decl : decls)
+    if (!finder.found)
+      finder.TraverseDecl(decl);
+  return finder.found;
+}
 
 /// Whether namespace torch comes from the bundled API model's headers.
 bool torchDeclaredByApiModel(clang::ASTContext &context) {
@@ -123,8 +118,6 @@ public:
     // The API model was on the include path; say so only if the file used it.
     if (job_.out.usedApiModel)
       job_.out.usedApiModel = torchDeclaredByApiModel(context);
-    if (context.getDiagnostics().hasErrorOccurred())
-      return; // reported as a parse error
     // Fix-its ask for parents; a parent map of the user's declarations alone
     // spares walking (and deserializing from a PCH) every LibTorch declaration.
     std::vector<clang::Decl *> userDecls;
@@ -132,6 +125,9 @@ public:
       if (isUserCode(context.getSourceManager(), decl->getLocation()))
         userDecls.push_back(decl);
     context.setTraversalScope(userDecls);
+    // A file with errors is analysed on the AST Clang recovered.
+    if (context.getDiagnostics().hasErrorOccurred())
+      *job_.usesModelNamespace = usesLibraryNamespace(context, userDecls);
     // Checks configured with the same model options share one model.
     std::vector<std::pair<ModelOptions, std::vector<std::string>>> groups;
     for (const std::string &id : job_.config.enabledChecks) {
@@ -290,6 +286,62 @@ bool prefilterSkips(const std::string &absolute, llvm::StringRef contents,
                                                     command.directory);
 }
 
+/// Model gaps become notes (the first few, each once); the first user error
+/// becomes the file's error, and then no fix is offered: edits computed on
+/// code Clang had to recover may be wrong (clang-tidy's rule too).
+void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::string> &placeholders,
+                       const std::string &displayName, const std::string &mainRealPath,
+                       FileAnalysis &result) {
+  auto inMainFile = [&](const ParseError &error) {
+    llvm::SmallString<256> real;
+    if (llvm::sys::fs::real_path(error.file, real))
+      real = error.file;
+    return error.line != 0 && std::string(real) == mainRealPath;
+  };
+  const size_t maxNotes = 8;
+  std::set<std::string> said;
+  for (const std::string &header : placeholders)
+    if (said.insert(header).second && result.notes.size() < maxNotes)
+      result.notes.push_back({displayName, "the API model has no <" + header +
+                                               ">; analysed without its declarations"});
+  size_t unsaid = 0;
+  for (const ParseError &gap : verdict.modelGaps) {
+    if (!said.insert(gap.message).second)
+      continue;
+    if (result.notes.size() >= maxNotes) {
+      ++unsaid;
+      continue;
+    }
+    bool here = inMainFile(gap);
+    result.notes.push_back({displayName,
+                            "not in the LibTorch API model: " + gap.message +
+                                "; analysed the rest of the file (findings that need it may be "
+                                "missed; real LibTorch headers on the include path avoid this)",
+                            here ? gap.line : 0, here ? gap.column : 0});
+  }
+  if (unsaid)
+    result.notes.push_back(
+        {displayName, std::to_string(unsaid) + " more names are not in the LibTorch API model"});
+  if (verdict.userErrors.empty())
+    return;
+  const ParseError &first = verdict.userErrors.front();
+  // Without a source location, the error is about the compile command.
+  if (first.line == 0) {
+    result.errors.push_back({displayName, "unusable compile command: " + first.message});
+    return;
+  }
+  if (inMainFile(first))
+    result.errors.push_back(
+        {displayName, "does not parse: " + first.message, first.line, first.column});
+  else
+    result.errors.push_back({displayName, "does not parse: " +
+                                              llvm::sys::path::filename(first.file).str() + ":" +
+                                              std::to_string(first.line) + ":" +
+                                              std::to_string(first.column) + ": " + first.message});
+  for (Diagnostic &diagnostic : result.diagnostics)
+    diagnostic.fix.reset();
+}
+
 /// analyseFile's work; `unsavedContents` (an editor's buffer) replaces the
 /// file's contents on disk when given.
 FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
@@ -355,16 +407,22 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     overlay->pushOverlay(memory);
     fileSystem = overlay;
   }
+  llvm::IntrusiveRefCntPtr<ApiModelFileSystem> modelFileSystem;
+  if (command.usesApiModel) {
+    modelFileSystem = makeApiModelFileSystem(fileSystem, CompilationSetup::apiModelDir());
+    fileSystem = modelFileSystem;
+  }
   fileSystem->setCurrentWorkingDirectory(command.directory);
   // A PCH that does not load is rebuilt once, then the file is parsed without.
   for (int attempt = 0;; ++attempt) {
     llvm::IntrusiveRefCntPtr<clang::FileManager> files(
         new clang::FileManager(clang::FileSystemOptions(), fileSystem));
-    ErrorCollector collector;
+    ParseErrorCollector collector(command.usesApiModel ? CompilationSetup::apiModelDir() : "");
+    bool usesModelNamespace = false;
     clang::tooling::ToolInvocation invocation(
         preamble ? PreambleCache::argsWith(command.args, *preamble) : command.args,
-        std::make_unique<AnalysisAction>(
-            TranslationUnitJob{result, config, std::string(real), displayName, request}),
+        std::make_unique<AnalysisAction>(TranslationUnitJob{
+            result, config, std::string(real), displayName, request, &usesModelNamespace}),
         files.get());
     invocation.setDiagnosticConsumer(&collector);
     bool ok = invocation.run();
@@ -379,12 +437,13 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     }
     if (preamble)
       result.preambleUse = {true, preamble->built, preamble->pchPath};
-    // Without a source location, the error is about the compile command.
-    if (!collector.firstError.empty() && !collector.firstErrorHasLocation)
-      return fail("unusable compile command: " + collector.firstError);
-    if (!collector.firstError.empty())
-      return fail("does not parse: " + collector.firstError);
-    if (!ok)
+    std::set<std::string> placeholders;
+    if (modelFileSystem)
+      placeholders = modelFileSystem->servedHeaders();
+    reportParseErrors(classifyParseErrors(collector.errors, command.usesApiModel,
+                                          usesModelNamespace, !placeholders.empty()),
+                      placeholders, displayName, std::string(real), result);
+    if (!ok && collector.errors.empty())
       return fail("the compiler could not process this file");
     break;
   }

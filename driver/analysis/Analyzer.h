@@ -22,6 +22,9 @@ namespace gradlint {
 struct FileAnalysis {
   std::vector<Diagnostic> diagnostics;
   std::vector<FileError> errors;
+  /// Things the run should say without failing the file: what the API model
+  /// lacked when the file was analysed on the AST Clang recovered.
+  std::vector<FileError> notes;
   bool usedApiModel = false;
   /// The prefilter found no training loop: not parsed, no findings.
   bool skipped = false;

@@ -28,6 +28,12 @@ std::string executableDir() {
   return std::string(llvm::sys::path::parent_path(exe));
 }
 
+/// Whether `file` is named like a C or C++ header.
+bool isHeaderPath(llvm::StringRef file) {
+  llvm::StringRef extension = llvm::sys::path::extension(file);
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".H"}, extension);
+}
+
 } // namespace
 
 CompilationSetup::CompilationSetup() = default;
@@ -157,7 +163,11 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
       combineAdjusters(getClangStripDependencyFileAdjuster(), getClangSyntaxOnlyAdjuster()));
   args = adjust(args, file);
   // Analyse the file as the compiler would, minus code generation and warnings.
-  std::vector<std::string> extra = {"-w", "-Wno-error"};
+  // A file with errors is still analysed, on the AST Clang recovers: no
+  // typo correction (it would put a different, declared name in the AST) and
+  // no stop after the default 20 errors.
+  std::vector<std::string> extra = {"-w", "-Wno-error", "-fno-spell-checking",
+                                    "-ferror-limit=500"};
   bool haveResourceDir = false;
   for (const std::string &arg : args)
     haveResourceDir = haveResourceDir || arg.rfind("-resource-dir", 0) == 0;
@@ -169,6 +179,11 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
     command.usesApiModel = true;
   }
   args = getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END)(args, file);
+  // Clang takes a .h main file for C, and then refuses -std=c++17; headers
+  // of a LibTorch project are C++.
+  if (isHeaderPath(file) &&
+      llvm::none_of(args, [](const std::string &arg) { return arg.rfind("-x", 0) == 0; }))
+    args = getInsertArgumentAdjuster({"-x", "c++"}, ArgumentInsertPosition::BEGIN)(args, file);
   command.args = std::move(args);
   return command;
 }

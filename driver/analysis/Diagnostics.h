@@ -75,6 +75,8 @@ struct FileError {
 struct RunResult {
   std::vector<Diagnostic> diagnostics;
   std::vector<FileError> errors;
+  /// Said without failing the run (what the API model lacked in a file).
+  std::vector<FileError> notes;
   unsigned files = 0;
 };
 

@@ -1,5 +1,8 @@
 #include "driver/cache/PreambleCache.h"
 
+#include "driver/analysis/ApiModelFileSystem.h"
+#include "driver/analysis/CompilationSetup.h"
+
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/Version.h"
@@ -70,8 +73,10 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
   static const char *const takesValue[] = {
       "-D", "-U",  "-I",  "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-Xclang",
       "-x", "-MF", "-MT", "-MQ",      "-o",      "-target",    "--target", "-isysroot"};
-  static const char *const sourceExtensions[] = {".cpp", ".cc", ".cxx", ".c++", ".cp",  ".C",
-                                                 ".CPP", ".c",  ".cu",  ".ixx", ".cppm"};
+  // Headers too: a header analysed as the main file is an input as well.
+  static const char *const sourceExtensions[] = {
+      ".cpp", ".cc", ".cxx", ".c++", ".cp",  ".C", ".CPP", ".c",   ".cu",
+      ".ixx", ".cppm", ".h",   ".hh",  ".hpp", ".hxx", ".h++", ".cuh", ".H"};
   std::vector<std::string> kept;
   for (size_t i = 0; i < args.size(); ++i) {
     llvm::StringRef arg = args[i];
@@ -567,6 +572,9 @@ bool PreambleCache::buildPch(const FileCommand &command, const std::string &head
   (void)header;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
       llvm::vfs::createPhysicalFileSystem();
+  // The same placeholders as the parse that will load the PCH.
+  if (command.usesApiModel)
+    fileSystem = makeApiModelFileSystem(fileSystem, CompilationSetup::apiModelDir());
   fileSystem->setCurrentWorkingDirectory(command.directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fileSystem));

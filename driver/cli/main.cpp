@@ -351,6 +351,8 @@ int main(int argc, char **argv) {
     }
     for (FileError &error : analysis.errors)
       result.errors.push_back(std::move(error));
+    for (FileError &note : analysis.notes)
+      result.notes.push_back(std::move(note));
   }
   for (size_t i = 0; i < options.files.size(); ++i)
     if (configured[i] && analyses[i].errors.empty())
@@ -416,6 +418,8 @@ int main(int argc, char **argv) {
   } else {
     bool color = llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR");
     writeText(result, std::cout, color);
+    for (const FileError &note : result.notes)
+      std::cerr << note.where() << ": note: " << note.message << '\n';
     for (const FileError &error : result.errors)
       std::cerr << error.where() << ": error: " << error.message << '\n';
   }

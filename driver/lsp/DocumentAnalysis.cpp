@@ -52,10 +52,9 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   document.analysed = true;
   document.analysedVersion = job.version;
   document.findings = std::move(findings);
-  // A file that does not parse gets no diagnostic from us, like clang-tidy
-  // inside clangd: the compiler errors are clangd's to show, and a half-typed
-  // line would otherwise flash an error on every keystroke. The reason goes
-  // to the client's log once, so that "no findings" can be explained.
+  // A parse error gets no diagnostic from us, like clang-tidy inside clangd:
+  // the compiler errors are clangd's to show. The findings of the code Clang
+  // recovered stay; the reason goes to the client's log once.
   if (!analysis.errors.empty()) {
     std::string error = analysis.errors.front().message;
     if (error != document.lastLoggedError)

@@ -23,9 +23,9 @@ std::vector<PublishedFinding>
 publishedFindings(const std::string &uri, const std::string &path, const std::string &text,
                   const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
                   const std::vector<std::string> &enabledChecks, PositionEncoding encoding) {
+  // A file with errors (a half-typed line) keeps the findings of the code
+  // Clang recovered, so that diagnostics do not flicker while typing.
   std::vector<PublishedFinding> published;
-  if (!analysis.errors.empty())
-    return published;
   LineIndex lines(text);
   // NOLINT comments are read from the editor's text, not the file on disk.
   SuppressionIndex suppressions(registeredChecks, enabledChecks);

@@ -56,14 +56,18 @@ void writeGithub(const RunResult &result, std::ostream &out) {
         << ",line=" << diagnostic.location.line << ",col=" << diagnostic.location.column
         << ",title=" << escapeProperty(diagnostic.check) << "::" << escapeData(message) << '\n';
   }
-  for (const FileError &error : result.errors) {
-    out << "::error";
+  auto fileLevel = [&](const FileError &error, const char *command) {
+    out << "::" << command;
     if (!error.file.empty())
       out << " file=" << escapeProperty(projectRelativePath(error.file));
     if (!error.file.empty() && error.line)
       out << ",line=" << error.line << ",col=" << error.column;
     out << "::" << escapeData(error.message) << '\n';
-  }
+  };
+  for (const FileError &note : result.notes)
+    fileLevel(note, "notice");
+  for (const FileError &error : result.errors)
+    fileLevel(error, "error");
 }
 
 } // namespace gradlint

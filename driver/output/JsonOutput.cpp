@@ -38,17 +38,22 @@ void writeJson(const RunResult &result, std::ostream &out) {
     }
     diagnostics.push_back(entry);
   }
-  nlohmann::ordered_json errors = nlohmann::ordered_json::array();
-  for (const FileError &error : result.errors) {
-    nlohmann::ordered_json entry = {{"file", error.file}, {"message", error.message}};
-    if (error.line) {
-      entry["line"] = error.line;
-      entry["column"] = error.column;
+  auto fileLevel = [](const std::vector<FileError> &list) {
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+    for (const FileError &error : list) {
+      nlohmann::ordered_json entry = {{"file", error.file}, {"message", error.message}};
+      if (error.line) {
+        entry["line"] = error.line;
+        entry["column"] = error.column;
+      }
+      array.push_back(entry);
     }
-    errors.push_back(entry);
-  }
-  nlohmann::ordered_json document = {
-      {"diagnostics", diagnostics}, {"errors", errors}, {"files", result.files}};
+    return array;
+  };
+  nlohmann::ordered_json document = {{"diagnostics", diagnostics},
+                                     {"errors", fileLevel(result.errors)},
+                                     {"notes", fileLevel(result.notes)},
+                                     {"files", result.files}};
   // Invalid UTF-8 in a message or path must not abort the output.
   out << document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

@@ -86,6 +86,11 @@ void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm
     }
   }
 
+  if (!result.notes.empty()) {
+    out << "\n### Notes\n\n";
+    for (const FileError &note : result.notes)
+      out << "- " << codeSpan(note.where()) << ": " << escapeMarkdown(note.message) << "\n";
+  }
   if (!result.errors.empty()) {
     out << "\n### Errors\n\n";
     for (const FileError &error : result.errors)

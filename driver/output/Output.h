@@ -11,7 +11,7 @@ namespace gradlint {
 
 /// clang's format: file:line:col: warning: message [check], source line, caret, notes.
 void writeText(const RunResult &result, std::ostream &out, bool color);
-/// The JSON contract: {"diagnostics": [...], "errors": [...], "files": N}.
+/// The JSON contract: {"diagnostics": [...], "errors": [...], "notes": [...], "files": N}.
 void writeJson(const RunResult &result, std::ostream &out);
 /// SARIF 2.1.0 for GitHub code scanning. `suppressed` (findings silenced by
 /// NOLINT comments) are kept as results with an inSource suppression.

@@ -266,6 +266,23 @@ public:
     sourceRoot_ = projectRoot(first.empty() ? "." : first);
   }
 
+  /// A toolExecutionNotification for a file-level error or note.
+  Json notificationFor(const FileError &error, const char *id, const char *level) {
+    Json notification = {{"descriptor", {{"id", id}}},
+                         {"level", level},
+                         {"message", {{"text", error.message}}}};
+    if (!error.file.empty()) {
+      Json physical = {{"artifactLocation", artifactLocation(error.file)}};
+      if (error.line) {
+        physical["region"] = {{"startLine", error.line}};
+        if (error.column)
+          physical["region"]["startColumn"] = error.column;
+      }
+      notification["locations"] = Json::array({{{"physicalLocation", physical}}});
+    }
+    return notification;
+  }
+
   Json document() {
     std::vector<const Diagnostic *> all;
     for (const Diagnostic &diagnostic : result_.diagnostics)
@@ -287,21 +304,10 @@ public:
       results.push_back(resultFor(diagnostic, true));
 
     Json notifications = Json::array();
-    for (const FileError &error : result_.errors) {
-      Json notification = {{"descriptor", {{"id", "gradlint-file-error"}}},
-                           {"level", "error"},
-                           {"message", {{"text", error.message}}}};
-      if (!error.file.empty()) {
-        Json physical = {{"artifactLocation", artifactLocation(error.file)}};
-        if (error.line) {
-          physical["region"] = {{"startLine", error.line}};
-          if (error.column)
-            physical["region"]["startColumn"] = error.column;
-        }
-        notification["locations"] = Json::array({{{"physicalLocation", physical}}});
-      }
-      notifications.push_back(notification);
-    }
+    for (const FileError &note : result_.notes)
+      notifications.push_back(notificationFor(note, "gradlint-file-note", "note"));
+    for (const FileError &error : result_.errors)
+      notifications.push_back(notificationFor(error, "gradlint-file-error", "error"));
 
     Json driver = {{"name", "gradlint"},
                    {"version", GRADLINT_VERSION},

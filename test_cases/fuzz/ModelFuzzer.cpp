@@ -50,8 +50,15 @@ const char *const kApiModelHeaders = "#include <torch/torch.h>\n"
                                      "#include <c10d/ProcessGroupGloo.hpp>\n";
 
 std::vector<std::string> baseArgs() {
-  return {"-std=c++17", "-fsyntax-only",         "-w",
-          "-isystem",   GRADLINT_FUZZ_API_MODEL, "-resource-dir=" GRADLINT_FUZZ_RESOURCE_DIR};
+  // The error-recovery flags are the CLI's (CompilationSetup::commandFor).
+  return {"-std=c++17",
+          "-fsyntax-only",
+          "-w",
+          "-fno-spell-checking",
+          "-ferror-limit=500",
+          "-isystem",
+          GRADLINT_FUZZ_API_MODEL,
+          "-resource-dir=" GRADLINT_FUZZ_RESOURCE_DIR};
 }
 
 std::vector<std::string> &compileArgs() {
@@ -203,8 +210,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   clang::TextDiagnosticPrinter print(llvm::errs(), printOptions.get());
   std::unique_ptr<clang::ASTUnit> unit =
       parse(code, verbose() ? static_cast<clang::DiagnosticConsumer &>(print) : ignore);
-  // Like the CLI, no model of a translation unit with errors.
-  if (!unit || unit->getDiagnostics().hasErrorOccurred())
+  // Like the CLI, a translation unit with errors is analysed on the AST
+  // Clang recovered: the model must survive broken code.
+  if (!unit)
     return 0;
   auto parsed = std::chrono::steady_clock::now();
   analyse(unit->getASTContext());
