@@ -35,6 +35,15 @@ namespace gradlint {
 
 namespace {
 
+bool isPragmaOnce(llvm::StringRef line) {
+  if (!line.consume_front("#"))
+    return false;
+  line = line.ltrim(" \t");
+  if (!line.consume_front("pragma"))
+    return false;
+  return line.trim() == "once" && line.size() > line.ltrim(" \t").size();
+}
+
 /// "#include <x>" or "#include "x"" (and an optional // comment after it):
 /// the directive without the comment; empty when the line is anything else.
 std::string includeDirective(llvm::StringRef line) {
@@ -252,6 +261,9 @@ IncludePrefix includePrefixOf(llvm::StringRef contents) {
         inBlockComment = true;
       else if (!trimmed.drop_front(end + 2).trim().empty())
         break;
+    } else if (isPragmaOnce(trimmed)) {
+      // A header analysed as the main file: `#pragma once` means nothing
+      // there, so the prefix may cover it.
     } else {
       std::string directive = includeDirective(line);
       if (directive.empty())
