@@ -28,7 +28,7 @@ struct SetupOptions {
   std::vector<std::string> compilerArgs; ///< everything after "--"
   bool noCache = false;
   std::string cacheDir;                ///< "": PreambleCache::defaultDirectory()
-  uint64_t cacheMaxBytes = 2ull << 30; ///< 0: no limit; the default of --cache-max-size
+  uint64_t cacheMaxBytes = 8ull << 30; ///< 0: no limit; the default of --cache-max-size
   bool noPrefilter = false;
 };
 

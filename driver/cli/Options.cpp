@@ -48,7 +48,7 @@ const char *usageText() {
          "  --no-cache          do not use or write precompiled headers\n"
          "  --cache-max-size=<n>  after writing a precompiled header, delete the least\n"
          "                      recently used ones until the cache holds at most <n>\n"
-         "                      bytes (K, M, G suffixes; default 2G; 0: no limit)\n"
+         "                      bytes (K, M, G suffixes; default 8G; 0: no limit)\n"
          "  --no-prefilter      parse every file; by default a file without the tokens\n"
          "                      'step' and 'backward' (in it or its project headers)\n"
          "                      cannot hold a training loop and is skipped\n"

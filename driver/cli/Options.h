@@ -39,7 +39,7 @@ struct Options {
   double timeoutSeconds = 0; ///< --timeout=<s>: per file; 0 means none
   std::string cacheDir;      ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
   bool noCache = false;      ///< --no-cache
-  uint64_t cacheMaxBytes = 2ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
+  uint64_t cacheMaxBytes = 8ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
   bool noPrefilter = false; ///< --no-prefilter: parse every file, even without a training loop
   bool verbose = false;     ///< --verbose: notes on skipped files and the cache
   bool help = false;

@@ -58,7 +58,8 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   if (!analysis.errors.empty()) {
     std::string error = analysis.errors.front().message;
     if (error != document.lastLoggedError)
-      logToClient(kMessageWarning, "cannot analyse " + job.path + ": " + error);
+      logToClient(kMessageWarning, job.path + ": " + error +
+                                      " (the findings of the code Clang recovered are shown)");
     document.lastLoggedError = error;
   } else {
     document.lastLoggedError.clear();
