@@ -133,7 +133,9 @@ def missing_name(message):
 
 
 def run_one(gradlint, repo_root, entry, mode):
-    command = [gradlint, "--format=json", entry["path"], "--", "-std=c++17"]
+    command = [gradlint, "--format=json", entry["path"], "--", "-std=" + entry["std"]]
+    if entry["path"].endswith((".h", ".hpp", ".cuh")):
+        command += ["-x", "c++"]  # a header alone would be parsed as C
     command += ["-I" + os.path.join(repo_root, d) for d in entry["include_dirs"]]
     command += ["-D" + d for d in entry["defines"]]
     if mode == "real":
@@ -280,6 +282,7 @@ def main():
                 entry = {"path": item} if isinstance(item, str) else dict(item)
                 entry["include_dirs"] = repo["include_dirs"] + entry.get("include_dirs", [])
                 entry["defines"] = repo.get("defines", []) + entry.get("defines", [])
+                entry["std"] = repo.get("std", "c++17")
                 for mode in MODES:
                     jobs.append(pool.submit(run_one, gradlint, root, entry, mode))
             for job in jobs:
