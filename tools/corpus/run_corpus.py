@@ -3,7 +3,7 @@
 
 usage: run_corpus.py --gradlint PATH [--mirror /work/.mirror] [--work DIR]
                      [--json OUT] [--only REPO] [-j N]
-       run_corpus.py --from-json OUT      (the report of a saved run)
+       run_corpus.py --from-json OUT...   (the report of saved runs)
 
 Each repository is extracted at its pinned commit from a snapshot (a bare git
 directory at <mirror>/<owner+name>/repo or <mirror>/<owner+name>), then every
@@ -244,7 +244,8 @@ def report(manifest, results, walls, skipped):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gradlint")
-    parser.add_argument("--from-json", help="print the report of a saved --json run")
+    parser.add_argument("--from-json", nargs="+", metavar="OUT",
+                        help="print the report of saved --json runs (of disjoint repositories)")
     parser.add_argument("--mirror", default="/work/.mirror")
     parser.add_argument("--work", default="/tmp/gradlint-corpus")
     parser.add_argument("--json", dest="json_out")
@@ -256,7 +257,12 @@ def main():
     if args.only:
         manifest = [r for r in manifest if r["repo"] == args.only]
     if args.from_json:
-        saved = json.load(open(args.from_json))
+        saved = {"results": [], "skipped": {}, "walls": {}}
+        for path in args.from_json:  # several partial runs make one report
+            part = json.load(open(path))
+            saved["results"] += part["results"]
+            saved["skipped"].update(part["skipped"])
+            saved["walls"].update(part["walls"])
         ran = {r["repo"] for r in saved["results"]} | set(saved["skipped"])
         manifest = [r for r in manifest if r["repo"] in ran]  # a partial run covers fewer
         print(report(manifest, saved["results"], saved["walls"], saved["skipped"]))
