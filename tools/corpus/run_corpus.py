@@ -299,11 +299,11 @@ def main():
                                                 result["file"], result["errors"][:1] or
                                                 "%d findings" % len(result["findings"])),
                       file=sys.stderr, flush=True)
-            walls[repo["repo"]] = time.time() - started
-            if args.json_out:  # after each repository, so an interrupted run still has data
-                with open(args.json_out, "w") as out:
-                    json.dump({"results": results, "skipped": skipped, "walls": walls}, out,
-                              indent=1)
+                walls[repo["repo"]] = time.time() - started
+                if args.json_out:  # after each file, so an interrupted run still has data
+                    with open(args.json_out, "w") as out:
+                        json.dump({"results": results, "skipped": skipped, "walls": walls},
+                                  out, indent=1)
     print(report(manifest, results, walls, skipped))
 
 
