@@ -31,6 +31,7 @@ REAL_HEADER_FLAGS = ["-isystem", "/usr/include/torch/csrc/api/include", "-DUSE_C
 TIMEOUT_S = 300
 LIBTORCH_HEADER = re.compile(r"^(torch|ATen|c10|caffe2)/")
 HEADER_NOT_FOUND = re.compile(r"'([^']+)' file not found")
+MODEL_HAS_NO_HEADER = re.compile(r"the API model has no <([^>]+)>")
 # Patterns that name what a header set lacks, most specific first.
 MISSING_NAME_PATTERNS = [
     re.compile(r"no (?:member|type|template) named '([^']+)' in (?:namespace )?'([^']+)'"),
@@ -121,7 +122,7 @@ def classify(message, repo_root):
 
 
 def missing_name(message):
-    found = HEADER_NOT_FOUND.search(message)
+    found = HEADER_NOT_FOUND.search(message) or MODEL_HAS_NO_HEADER.search(message)
     if found:
         return "header " + found.group(1)
     for pattern in MISSING_NAME_PATTERNS:
@@ -150,10 +151,12 @@ def run_one(gradlint, repo_root, entry, mode):
         process.communicate()
         stdout, stderr = None, "timed out after %d s" % TIMEOUT_S
     result = {"mode": mode, "file": entry["path"], "seconds": round(time.time() - started, 2),
-              "errors": [], "findings": []}
+              "errors": [], "notes": [], "findings": []}
     try:
         document = json.loads(stdout)
         result["errors"] = [e["message"] for e in document["errors"]]
+        # What the API model lacked in a file analysed anyway (no error).
+        result["notes"] = [n["message"] for n in document.get("notes", [])]
         result["findings"] = [{k: d.get(k) for k in ("check", "file", "line", "column",
                                                       "message", "notes")}
                               for d in document["diagnostics"]]
@@ -174,12 +177,16 @@ def summarize(title, results, wall, out):
     for mode in MODES:
         mine = [r for r in results if r["mode"] == mode]
         clean = [r for r in mine if not r["errors"]]
+        noted = [r for r in clean if r.get("notes")]
         causes = collections.Counter(c for r in mine for c in r["causes"][:1])
-        checks = collections.Counter(f["check"] for r in clean for f in r["findings"])
+        # A file with an error is still analysed on the AST Clang recovered.
+        checks = collections.Counter(f["check"] for r in mine for f in r["findings"])
+        in_error_files = sum(len(r["findings"]) for r in mine if r["errors"])
         seconds = sum(r["seconds"] for r in mine)
-        out.append("  %-5s files %3d  analysed %3d  errors %3d  findings %3d  time %6.0f s"
-                   % (mode, len(mine), len(clean), len(mine) - len(clean),
-                      sum(checks.values()), seconds))
+        out.append("  %-5s files %3d  analysed without error %3d (with API-model notes %3d)  "
+                   "errors %3d  findings %3d (%d in files with errors)  time %6.0f s"
+                   % (mode, len(mine), len(clean), len(noted), len(mine) - len(clean),
+                      sum(checks.values()), in_error_files, seconds))
         for cause, count in causes.most_common():
             out.append("        error  %-40s %3d" % (cause, count))
         for check, count in checks.most_common():
@@ -219,8 +226,8 @@ def report(manifest, results, walls, skipped):
             r = pair["real"]
             out.append("   model-mode error  %s %s: %s" % (r["repo"], r["file"],
                                                           pair["model"]["errors"][0]))
-    out.append("== findings that differ between the modes (files analysed in both)")
-    for pair in both_clean:
+    out.append("== findings that differ between the modes (every file, errors or not)")
+    for pair in pairs:
         if finding_keys(pair["model"]) != finding_keys(pair["real"]):
             out.append("   %s %s" % (pair["real"]["repo"], pair["real"]["file"]))
             for mode in MODES:
@@ -230,7 +237,9 @@ def report(manifest, results, walls, skipped):
 
     missing, confirmed = collections.Counter(), collections.Counter()
     for pair in pairs:
-        for message in set(pair["model"]["errors"]) - set(pair["real"]["errors"]):
+        gaps = set(pair["model"]["errors"]) - set(pair["real"]["errors"])
+        gaps |= set(pair["model"].get("notes", []))
+        for message in gaps:
             missing[missing_name(message)] += 1
             confirmed[missing_name(message)] += not pair["real"]["errors"]
     out.append("")
