@@ -7,7 +7,7 @@
 // redeclarations and specializations collapse to one line (the first header wins).
 // What counts as public, and why, is in tools/api_coverage/README.md.
 //
-// Usage: api_coverage_lister --root DIR [--root DIR]... FILE -- COMPILER-ARGS...
+// Usage: api_coverage_lister [--signatures] --root DIR [--root DIR]... FILE -- COMPILER-ARGS...
 #include <clang-c/Index.h>
 
 #include <algorithm>
@@ -24,7 +24,9 @@ struct ListerState {
   std::vector<std::string> roots;
   // qualified name -> (kind, header); std::map keeps the output sorted.
   std::map<std::string, std::pair<std::string, std::string>> names;
-  std::set<std::string> visitedFiles;
+  // --signatures: also print each function's declaration text (for generate_model.py).
+  bool printSignatures = false;
+  CXTranslationUnit unit = nullptr;
 };
 
 std::string takeString(CXString s) {
@@ -119,6 +121,31 @@ std::string headerUnderRoots(CXCursor cursor, const std::vector<std::string> &ro
   return {};
 }
 
+// The declaration's tokens up to its body or ';', joined by spaces (no comments).
+std::string declarationText(CXCursor cursor, CXTranslationUnit unit) {
+  CXToken *tokens = nullptr;
+  unsigned count = 0;
+  clang_tokenize(unit, clang_getCursorExtent(cursor), &tokens, &count);
+  std::string text;
+  int depth = 0;
+  for (unsigned t = 0; t < count; ++t) {
+    if (clang_getTokenKind(tokens[t]) == CXToken_Comment)
+      continue;
+    std::string token = takeString(clang_getTokenSpelling(unit, tokens[t]));
+    if (depth == 0 && (token == "{" || token == ";"))
+      break;
+    if (token == "(" || token == "<")
+      ++depth;
+    else if (token == ")" || token == ">")
+      --depth;
+    else if (token == ">>")
+      depth -= 2;
+    text += (text.empty() ? "" : " ") + token;
+  }
+  clang_disposeTokens(unit, tokens, count);
+  return text;
+}
+
 CXChildVisitResult visitDeclaration(CXCursor cursor, CXCursor, CXClientData data) {
   auto &state = *static_cast<ListerState *>(data);
   CXCursorKind kind = clang_getCursorKind(cursor);
@@ -136,6 +163,14 @@ CXChildVisitResult visitDeclaration(CXCursor cursor, CXCursor, CXClientData data
       auto [it, inserted] = state.names.emplace(qualified, std::make_pair(listedKind, header));
       if (!inserted && clang_isCursorDefinition(cursor) && kind != CXCursor_Namespace)
         it->second.second = header;
+      bool function = kind == CXCursor_FunctionDecl || kind == CXCursor_FunctionTemplate ||
+                      kind == CXCursor_CXXMethod;
+      // A method once, where its class declares it (not its out-of-line definition).
+      if (state.printSignatures && function &&
+          clang_equalCursors(clang_getCursorLexicalParent(cursor),
+                             clang_getCursorSemanticParent(cursor)))
+        std::printf("signature\t%s\t%s\t%s\n", qualified.c_str(), header.c_str(),
+                    declarationText(cursor, state.unit).c_str());
     }
   }
   if (isScope)
@@ -162,6 +197,8 @@ int main(int argc, char **argv) {
     if (arg == "--root" && i + 1 < argc) {
       char resolved[4096];
       state.roots.push_back(realpath(argv[++i], resolved) ? resolved : argv[i]);
+    } else if (arg == "--signatures") {
+      state.printSignatures = true;
     } else if (source.empty()) {
       source = arg;
     } else {
@@ -198,6 +235,7 @@ int main(int argc, char **argv) {
     }
     clang_disposeDiagnostic(diagnostic);
   }
+  state.unit = unit;
   clang_visitChildren(clang_getTranslationUnitCursor(unit), visitDeclaration, &state);
   for (const auto &[qualified, kindAndHeader] : state.names)
     std::printf("%s\t%s\t%s\n", kindAndHeader.first.c_str(), qualified.c_str(),

@@ -472,6 +472,8 @@ class TORCH_API Tensor : public TensorBase {
   void _backward(TensorList inputs, const c10::optional<Tensor>& gradient, c10::optional<bool> keep_graph,
                  bool create_graph) const;
   const Tensor& requires_grad_(bool _requires_grad = true) const;
+  // The other methods of LibTorch 1.13.1 TensorBody.h, generated.
+#include <ATen/core/gradlint_generated_tensor_methods.inc>
 };
 
 TORCH_API std::ostream& print(std::ostream& stream, const Tensor& tensor, int64_t linesize);
