@@ -19,12 +19,19 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bitset>
+#include <cassert>
 #include <chrono>
+#include <cinttypes>
+#include <climits>
 #include <cmath>
+#include <complex>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <forward_list>
 #include <iomanip>
 #include <iostream>
 #include <list>
@@ -33,8 +40,11 @@
 #include <numeric>
 #include <queue>
 #include <set>
+#include <shared_mutex>
 #include <sstream>
+#include <stack>
 #include <thread>
+#include <typeindex>
 #include <unordered_map>
 #include <unordered_set>
 #endif
