@@ -109,6 +109,11 @@ def main():
     parser.add_argument("--exclusions",
                         default=os.path.join(SOURCE_ROOT, "api_model", "coverage_exclusions.txt"))
     parser.add_argument("--headers", default=os.path.join(HERE, "public_headers.txt"))
+    parser.add_argument("--backlog",
+                        default=os.path.join(SOURCE_ROOT, "api_model", "coverage_backlog.txt"),
+                        help="names and header:PATHs not yet modelled (not exclusions: to do)")
+    parser.add_argument("--write-backlog", action="store_true",
+                        help="write every missing entry to the backlog file and pass")
     parser.add_argument("--write-lists", help="write real.txt and model.txt to this directory")
     options = parser.parse_args()
 
@@ -158,15 +163,28 @@ def main():
               and not any(fnmatch.fnmatchcase("header:" + h, p) for h in all_headers)]
     for pattern in unused:
         print(f"note: exclusion '{pattern}' matches nothing")
-    if missing_headers or missing_names:
-        for header in missing_headers:
-            print(f"missing header: {header}")
-        for kind, name, header in missing_names:
+    missing = [("header", "header:" + h, h) for h in missing_headers] + missing_names
+    if options.write_backlog:
+        with open(options.backlog, "w") as out:
+            out.write("# Names and header paths of the real headers the API model does not declare\n"
+                      "# yet (a to-do list, not exclusions); check_coverage.py --write-backlog.\n")
+            out.writelines(f"{n}\n" for _, n, _ in missing)
+    backlog = set()
+    if os.path.isfile(options.backlog):
+        backlog = {l.strip() for l in open(options.backlog) if l.strip() and not l.startswith("#")}
+    done = sorted(backlog - {n for _, n, _ in missing})
+    if done:
+        print(f"note: {len(done)} backlog entries are now covered; remove them "
+              f"(--write-backlog): {' '.join(done[:10])}")
+    regressions = [(k, n, h) for k, n, h in missing if n not in backlog]
+    print(f"backlog: {len(missing) - len(regressions)} entries not modelled yet")
+    if regressions:
+        for kind, name, header in regressions:
             print(f"missing {kind}: {name} ({header})")
-        print(f"FAIL: {len(missing_headers)} header paths and {len(missing_names)} names "
-              "of the real headers are missing from the API model")
+        print(f"FAIL: {len(regressions)} header paths and names of the real headers are missing "
+              "from the API model (and from its backlog)")
         return 1
-    print("OK: the API model covers every public header path and name not excluded")
+    print("OK: the API model covers every public header path and name not excluded or in the backlog")
     return 0
 
 
