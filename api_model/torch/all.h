@@ -11,6 +11,8 @@
 #include <torch/types.h>
 #include <torch/utils.h>
 #include <torch/version.h>
+// torch::special, linalg, fft and the other nn::functional functions, generated.
+#include <torch/gradlint_generated_namespaces.h>
 
 // The real <torch/torch.h> transitively provides most of the standard library, and
 // training code relies on that (std::cout, std::map, std::sort, ...). Mirror it unless

@@ -5,8 +5,9 @@ methods it lacks, from the real LibTorch 1.13 declarations (read by api_coverage
 
 Usage: generate_model.py LISTER
 
-Writes api_model/ATen/gradlint_generated_functions.h and the methods of CLASSES
-(api_model/ATen/core/gradlint_generated_tensor_methods.inc inside at::Tensor, ...).
+Writes api_model/ATen/gradlint_generated_functions.h, the methods of CLASSES
+(api_model/ATen/core/gradlint_generated_tensor_methods.inc inside at::Tensor, ...) and the
+functions of NAMESPACES (api_model/torch/gradlint_generated_namespaces.h).
 Names the model already declares by hand, names api_model/coverage_exclusions.txt
 excludes, operators and overloads the model cannot declare (their parameter types are
 not in the model: Dimname, SymInt, Storage, ...) are left out; the last are found by
@@ -67,72 +68,114 @@ def tidy(text):
     return text.replace("= c10::nullopt", "= {}")
 
 
-def compile_errors(path_of_interest):
+# Namespaces whose missing free functions are generated into NAMESPACES_FILE:
+# namespace -> the real headers (a prefix) declaring them.
+NAMESPACES = {
+    "torch::special": "torch/special.h",
+    "torch::linalg": "torch/linalg.h",
+    "torch::fft": "torch/fft.h",
+    "torch::nn::functional": "torch/nn/functional/",
+}
+NAMESPACES_FILE = os.path.join(MODEL, "torch", "gradlint_generated_namespaces.h")
+
+
+def compile_errors():
+    """{file: set of lines with an error} of the model's <torch/torch.h>."""
     result = subprocess.run(["clang++-19", "-std=c++17", "-fsyntax-only", "-ferror-limit=0",
                              "-isystem", MODEL, "-x", "c++", "-"],
                             input="#include <torch/torch.h>\n", capture_output=True, text=True)
-    lines = set()
+    errors = {}
     for match in re.finditer(r"^(.*?):(\d+):\d+: error", result.stderr, re.M):
-        if os.path.abspath(match.group(1)) == path_of_interest:
-            lines.add(int(match.group(2)))
-    other = [l for l in result.stderr.splitlines() if " error:" in l and path_of_interest not in l]
-    return lines, other
+        errors.setdefault(os.path.abspath(match.group(1)), set()).add(int(match.group(2)))
+    return errors
 
 
-def write(path, header, declarations, footer):
-    with open(path, "w") as out:
-        out.write(header + "".join(d + "\n" for d in declarations) + footer)
+class GeneratedFile:
+    """One generated file: sections of one-line declarations between fixed texts."""
+
+    def __init__(self, path, head, sections, tail=""):
+        self.path, self.head, self.tail = path, head, tail
+        self.sections = sections  # [(opening, [declaration], closing)]
+
+    def write(self):
+        """Writes the file; returns {line: (section, declaration index)}."""
+        text, where = self.head, {}
+        for number, (opening, declarations, closing) in enumerate(self.sections):
+            text += opening
+            for index, declaration in enumerate(declarations):
+                where[text.count("\n") + 1] = (number, index)
+                text += declaration + "\n"
+            text += closing
+        with open(self.path, "w") as out:
+            out.write(text + self.tail)
+        return where
+
+    def drop(self, where, bad_lines):
+        bad = {where[line] for line in bad_lines if line in where}
+        self.sections = [(o, [d for i, d in enumerate(ds) if (n, i) not in bad], c)
+                         for n, (o, ds, c) in enumerate(self.sections)]
+        return bool(bad)
+
+    def count(self):
+        return sum(len(ds) for _, ds, _ in self.sections)
+
+
+def as_declaration(text):
+    text = tidy(re.sub(r"^(inline |TORCH_API )+", "", text))
+    return (text if text.startswith("template") else "TORCH_API " + text) + ";"
 
 
 def main():
     lister = sys.argv[1]
     exclusions = check_coverage.read_exclusions(os.path.join(MODEL, "coverage_exclusions.txt"))
     # Start from a model without the generated declarations, so hand-written ones win.
-    write(FUNCTIONS, "#pragma once\n" + BANNER, [], "")
-    for _, include in CLASSES.values():
-        write(include, BANNER, [], "")
+    for path in [FUNCTIONS, NAMESPACES_FILE] + [include for _, include in CLASSES.values()]:
+        GeneratedFile(path, ("#pragma once\n" if path.endswith(".h") else "") + BANNER, []).write()
     model, _ = signatures(lister, [MODEL], ["torch/torch.h"], ["-I", MODEL])
     real_args = ["-I", check_coverage.REAL_ROOTS[0]]
-    _, real = signatures(lister, check_coverage.REAL_ROOTS, ["ATen/ATen.h"], real_args)
+    _, real = signatures(lister, check_coverage.REAL_ROOTS, ["torch/torch.h"], real_args)
 
     functions, methods = [], {cls: [] for cls in CLASSES}
+    namespaced = {ns: [] for ns in NAMESPACES}
     for name, header, text in real:
-        if not text:
-            continue
-        short = name.rsplit("::", 1)[-1]
-        if (name in model or short.startswith("operator")
+        scope, short = name.rsplit("::", 1)
+        if (not text or name in model or short.startswith("operator")
                 or check_coverage.excluded(name, exclusions)):
             continue
-        if name.count("::") == 1 and name.startswith("at::") and \
-                check_coverage.ATEN_OP_HEADER.match(header):
-            text = re.sub(r"^(inline |TORCH_API )+", "", text)
-            functions.append("TORCH_API " + tidy(text) + ";")
-        elif name.rsplit("::", 1)[0] in CLASSES and header == CLASSES[name.rsplit("::", 1)[0]][0]:
-            methods[name.rsplit("::", 1)[0]].append("  " + tidy(text) + ";")
-    functions = list(dict.fromkeys(functions))
-    methods = {cls: list(dict.fromkeys(m)) for cls, m in methods.items()}
+        if scope == "at" and check_coverage.ATEN_OP_HEADER.match(header):
+            functions.append(as_declaration(text))
+        elif scope in CLASSES and header == CLASSES[scope][0]:
+            methods[scope].append("  " + tidy(text) + ";")
+        elif scope in NAMESPACES and header.startswith(NAMESPACES[scope]):
+            namespaced[scope].append(as_declaration(text))
 
-    functions_header = ("#pragma once\n" + BANNER + "// at:: operator functions.\n"
-                        "#include <ATen/core/Tensor.h>\n\nnamespace at {\n")
-    methods_header = BANNER + "// Methods of the class, included inside it.\n"
-    first_method = methods_header.count("\n") + 1
-    first_function = functions_header.count("\n") + 1
-    for _ in range(6):
-        write(FUNCTIONS, functions_header, functions, "} // namespace at\n")
-        for cls, (_, include) in CLASSES.items():
-            write(include, methods_header, methods[cls], "")
-        bad_functions, other = compile_errors(FUNCTIONS)
-        bad_methods = {cls: compile_errors(include)[0] for cls, (_, include) in CLASSES.items()}
-        if not bad_functions and not any(bad_methods.values()):
+    def unique(declarations):
+        return list(dict.fromkeys(declarations))
+
+    files = [GeneratedFile(FUNCTIONS, "#pragma once\n" + BANNER + "// at:: operator functions.\n"
+                           "#include <ATen/core/Tensor.h>\n\n",
+                           [("namespace at {\n", unique(functions), "} // namespace at\n")])]
+    files += [GeneratedFile(include, BANNER + f"// Methods of {cls}, included inside the class.\n",
+                            [("", unique(methods[cls]), "")])
+              for cls, (_, include) in CLASSES.items()]
+    sections = []
+    for ns, declarations in namespaced.items():
+        names = ns.split("::")
+        sections.append(("".join(f"namespace {n} {{\n" for n in names), unique(declarations),
+                         "".join(f"}} // namespace {n}\n" for n in reversed(names))))
+    files.append(GeneratedFile(NAMESPACES_FILE, "#pragma once\n" + BANNER +
+                               "// Functions of torch::special, linalg, fft, nn::functional.\n"
+                               "#include <torch/nn.h>\n\n", sections))
+    for _ in range(8):
+        where = {f.path: f.write() for f in files}
+        errors = compile_errors()
+        dropped = [f.drop(where[f.path], errors.get(f.path, set())) for f in files]
+        if not any(dropped):
             break
-        functions = [d for i, d in enumerate(functions, first_function) if i not in bad_functions]
-        methods = {cls: [d for i, d in enumerate(m, first_method) if i not in bad_methods[cls]]
-                   for cls, m in methods.items()}
-    other = [line for line in other if not any(include in line for _, include in CLASSES.values())]
-    if other:
-        print("\n".join(other[:20]))
+    if errors:
+        print("errors left:", {path: sorted(lines)[:10] for path, lines in errors.items()})
         return 1
-    print(f"{len(functions)} function and {sum(map(len, methods.values()))} method declarations")
+    print(", ".join(f"{os.path.relpath(f.path, MODEL)}: {f.count()}" for f in files))
     return 0
 
 
