@@ -24,7 +24,7 @@ struct ListerState {
   std::vector<std::string> roots;
   // qualified name -> (kind, header); std::map keeps the output sorted.
   std::map<std::string, std::pair<std::string, std::string>> names;
-  // --signatures: also print each function's declaration text (for generate_model.py).
+  // --signatures: also print each function's and alias's declaration text (generate_model.py).
   bool printSignatures = false;
   CXTranslationUnit unit = nullptr;
 };
@@ -164,7 +164,8 @@ CXChildVisitResult visitDeclaration(CXCursor cursor, CXCursor, CXClientData data
       if (!inserted && clang_isCursorDefinition(cursor) && kind != CXCursor_Namespace)
         it->second.second = header;
       bool function = kind == CXCursor_FunctionDecl || kind == CXCursor_FunctionTemplate ||
-                      kind == CXCursor_CXXMethod;
+                      kind == CXCursor_CXXMethod || kind == CXCursor_TypeAliasDecl ||
+                      kind == CXCursor_TypedefDecl;
       // A method once, where its class declares it (not its out-of-line definition).
       if (state.printSignatures && function &&
           clang_equalCursors(clang_getCursorLexicalParent(cursor),

@@ -23,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import check_coverage  # noqa: E402
 
-MODEL = os.path.join(check_coverage.SOURCE_ROOT, "api_model")
+# The model to extend: api_model/ (or GRADLINT_MODEL_DIR, to try changes on a copy).
+MODEL = os.environ.get("GRADLINT_MODEL_DIR", os.path.join(check_coverage.SOURCE_ROOT, "api_model"))
 FUNCTIONS = os.path.join(MODEL, "ATen", "gradlint_generated_functions.h")
 # Classes whose missing methods are generated into a file included inside the class:
 # qualified name -> (the real header declaring it, the model's include file).
@@ -74,7 +75,7 @@ NAMESPACES = {
     "torch::special": "torch/special.h",
     "torch::linalg": "torch/linalg.h",
     "torch::fft": "torch/fft.h",
-    "torch::nn::functional": "torch/nn/functional/",
+    "torch::nn::functional": "torch/nn/",
 }
 NAMESPACES_FILE = os.path.join(MODEL, "torch", "gradlint_generated_namespaces.h")
 
@@ -133,16 +134,20 @@ def main():
         GeneratedFile(path, ("#pragma once\n" if path.endswith(".h") else "") + BANNER, []).write()
     model, _ = signatures(lister, [MODEL], ["torch/torch.h"], ["-I", MODEL])
     real_args = ["-I", check_coverage.REAL_ROOTS[0]]
-    _, real = signatures(lister, check_coverage.REAL_ROOTS, ["torch/torch.h"], real_args)
+    real_names, real = signatures(lister, check_coverage.REAL_ROOTS, ["torch/torch.h"], real_args)
 
     functions, methods = [], {cls: [] for cls in CLASSES}
     namespaced = {ns: [] for ns in NAMESPACES}
+    aliases = {ns: [] for ns in NAMESPACES}
     for name, header, text in real:
         scope, short = name.rsplit("::", 1)
         if (not text or name in model or short.startswith("operator")
                 or check_coverage.excluded(name, exclusions)):
             continue
-        if scope == "at" and check_coverage.ATEN_OP_HEADER.match(header):
+        if real_names[name][0] == "alias":
+            if scope in NAMESPACES and header.startswith(NAMESPACES[scope]):
+                aliases[scope].append(tidy(text) + ";")
+        elif scope == "at" and check_coverage.ATEN_OP_HEADER.match(header):
             functions.append(as_declaration(text))
         elif scope in CLASSES and header == CLASSES[scope][0]:
             methods[scope].append("  " + tidy(text) + ";")
@@ -161,7 +166,9 @@ def main():
     sections = []
     for ns, declarations in namespaced.items():
         names = ns.split("::")
-        sections.append(("".join(f"namespace {n} {{\n" for n in names), unique(declarations),
+        # Aliases first: the functions' parameters use them (XFuncOptions = XOptions).
+        sections.append(("".join(f"namespace {n} {{\n" for n in names), unique(aliases[ns]), ""))
+        sections.append(("", unique(declarations),
                          "".join(f"}} // namespace {n}\n" for n in reversed(names))))
     files.append(GeneratedFile(NAMESPACES_FILE, "#pragma once\n" + BANNER +
                                "// Functions of torch::special, linalg, fft, nn::functional.\n"
