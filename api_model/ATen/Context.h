@@ -15,6 +15,8 @@ class TORCH_API Context {
   bool deterministicCuDNN() const;
   void setDeterministicCuDNN(bool);
   void setDeterministicAlgorithms(bool, bool warn_only = false);
+  // The other methods of LibTorch 1.13.1 ATen/Context.h, generated.
+#include <ATen/gradlint_generated_context_methods.inc>
 };
 TORCH_API Context& globalContext();
 TORCH_API void manual_seed(uint64_t seed);

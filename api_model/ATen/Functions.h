@@ -311,3 +311,6 @@ TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, const std::function<vo
 TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options = {});
 TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {});
 } // namespace at
+
+// The other at:: operator functions of LibTorch 1.13.1, generated.
+#include <ATen/gradlint_generated_functions.h>

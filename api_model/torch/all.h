@@ -11,6 +11,8 @@
 #include <torch/types.h>
 #include <torch/utils.h>
 #include <torch/version.h>
+// torch::special, linalg, fft and the other nn::functional functions, generated.
+#include <torch/gradlint_generated_namespaces.h>
 
 // The real <torch/torch.h> transitively provides most of the standard library, and
 // training code relies on that (std::cout, std::map, std::sort, ...). Mirror it unless
@@ -19,12 +21,19 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bitset>
+#include <cassert>
 #include <chrono>
+#include <cinttypes>
+#include <climits>
 #include <cmath>
+#include <complex>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <forward_list>
 #include <iomanip>
 #include <iostream>
 #include <list>
@@ -33,8 +42,11 @@
 #include <numeric>
 #include <queue>
 #include <set>
+#include <shared_mutex>
 #include <sstream>
+#include <stack>
 #include <thread>
+#include <typeindex>
 #include <unordered_map>
 #include <unordered_set>
 #endif

@@ -1,4 +1,5 @@
 #pragma once
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/custom_function.h>
 #include <torch/csrc/autograd/grad_mode.h>
 #include <torch/types.h>

@@ -4,6 +4,7 @@
 #include <torch/nn/init.h>
 #include <torch/nn/module.h>
 #include <torch/nn/modules.h>
+#include <torch/nn/modules_extra.h>
 #include <torch/nn/options.h>
 #include <torch/nn/pimpl.h>
 #include <torch/nn/utils.h>

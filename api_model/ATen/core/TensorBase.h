@@ -1,4 +1,5 @@
 #pragma once
+#include <ATen/core/TensorAccessor.h>
 #include <c10/core/Device.h>
 #include <c10/core/Layout.h>
 #include <c10/core/MemoryFormat.h>
@@ -31,6 +32,17 @@ using ITensorListRef = ArrayRef<Tensor>;  // model: c10::IListRef<Tensor> in Lib
 // (reset, defined, sizes, ...) are declared here so that resolved names match.
 class TORCH_API TensorBase {
  public:
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() const&;
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits,
+            typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t> generic_packed_accessor() const&;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() const&;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() const&;
   struct unsafe_borrow_t { explicit unsafe_borrow_t() = default; };
 
   TensorBase() = default;

@@ -2,6 +2,7 @@
 // gradlint LibTorch API model: at::Tensor (mirrors LibTorch 1.13 TensorBody.h).
 // Method signatures follow LibTorch 1.13.1; overloads that take Dimname,
 // SymInt, Storage, Stream or quantizer types are omitted.
+#include <ATen/core/DeprecatedTypeProperties.h>
 #include <ATen/core/Generator.h>
 #include <ATen/core/TensorBase.h>
 #include <ATen/core/Reduction.h>
@@ -472,6 +473,16 @@ class TORCH_API Tensor : public TensorBase {
   void _backward(TensorList inputs, const c10::optional<Tensor>& gradient, c10::optional<bool> keep_graph,
                  bool create_graph) const;
   const Tensor& requires_grad_(bool _requires_grad = true) const;
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() const&;
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits,
+            typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t> packed_accessor() const&;
+  DeprecatedTypeProperties& type() const;
+  // The other methods of LibTorch 1.13.1 TensorBody.h, generated.
+#include <ATen/core/gradlint_generated_tensor_methods.inc>
 };
 
 TORCH_API std::ostream& print(std::ostream& stream, const Tensor& tensor, int64_t linesize);

@@ -1,0 +1,4 @@
+#pragma once
+// gradlint LibTorch API model: LibTorch's <torch/data/dataloader/stateful.h>; the model declares its names in
+// <torch/data.h>.
+#include <torch/data.h>

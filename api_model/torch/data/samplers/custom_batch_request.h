@@ -1,0 +1,4 @@
+#pragma once
+// gradlint LibTorch API model: LibTorch's <torch/data/samplers/custom_batch_request.h>; the model declares its names in
+// <torch/data.h>.
+#include <torch/data.h>

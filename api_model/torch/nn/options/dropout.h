@@ -1,0 +1,4 @@
+#pragma once
+// gradlint LibTorch API model: LibTorch's <torch/nn/options/dropout.h>; the model declares its names in
+// <torch/nn.h>.
+#include <torch/nn.h>

@@ -1,0 +1,4 @@
+#pragma once
+// gradlint LibTorch API model: LibTorch's <torch/special.h>; the model declares its names in
+// <torch/torch.h>.
+#include <torch/torch.h>
