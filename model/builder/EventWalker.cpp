@@ -109,6 +109,8 @@ struct EventWalker {
         break; // a user function named like allreduce may still be followed below
       emit(state, EventKind::AllReduce, call, call->getBeginLoc());
       state.events.back().event.reduceOp = reduceOpOf(facts, call, info, state.frame);
+      if (info.kind == ApiKind::NamedAllReduce && !info.configured)
+        followCommunicator(call, state);
       return;
     }
     case ApiKind::SchedulerStep:
@@ -143,7 +145,25 @@ struct EventWalker {
       }
     }
 
-    // Follow calls into functions of the translation unit.
+    follow(call, state);
+  }
+
+  /// A communicator of the translation unit (`comm.all_reduce(p.grad())`):
+  /// its body says how it reduces (a SUM all-reduce, then a division by the
+  /// world size). When the body has an all-reduce of its own, that one stands
+  /// for the call.
+  void followCommunicator(const CallExpr *call, WalkState &state) {
+    size_t named = state.events.size() - 1;
+    follow(call, state);
+    for (size_t i = named + 1; i < state.events.size(); ++i)
+      if (state.events[i].event.kind == EventKind::AllReduce) {
+        state.events.erase(state.events.begin() + static_cast<std::ptrdiff_t>(named));
+        return;
+      }
+  }
+
+  /// Follows a call into a function of the translation unit.
+  void follow(const CallExpr *call, WalkState &state) {
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
         std::find(state.active.begin(), state.active.end(), callee) != state.active.end())
