@@ -106,7 +106,7 @@ struct ScaleFactor {
   /// The divisor may be N but the code does not show it: the inner loop's
   /// trip count is computed from it (`x.split(x.size(0) / n)`, loss / n).
   bool mayBeAccumulationSteps = false;
-  clang::SourceLocation loc;        ///< the operator, or the div()/mul() call
+  clang::SourceLocation loc; ///< the operator, or the div()/mul() call
 };
 
 /// A frame of the call chain from the loop body to an event in a helper.

@@ -53,6 +53,15 @@ struct LearningRateReader {
       learningRate(expr);
       return;
     }
+    // A helper of the translation unit that builds the options.
+    if (auto *call = dyn_cast<CallExpr>(expr))
+      if (const FunctionDecl *helper =
+              inlinableCallee(call, facts.context().getSourceManager())) {
+        scopes.push_back(helper->getBody());
+        for (const Expr *returned : returnedValues(helper->getBody()))
+          options(returned, depth + 1);
+        return;
+      }
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
       if (isNamed(call->getDirectCallee(), "lr") && call->getNumArgs() == 1)
         learningRate(call->getArg(0));
@@ -62,16 +71,6 @@ struct LearningRateReader {
     if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
       if (construct->getNumArgs() >= 1)
         options(construct->getArg(0), depth + 1);
-      return;
-    }
-    // A helper of the translation unit that builds the options.
-    if (auto *call = dyn_cast<CallExpr>(expr)) {
-      if (const FunctionDecl *helper =
-              inlinableCallee(call, facts.context().getSourceManager())) {
-        scopes.push_back(helper->getBody());
-        for (const Expr *returned : returnedValues(helper->getBody()))
-          options(returned, depth + 1);
-      }
       return;
     }
     const ValueDecl *decl = facts.referencedDecl({expr, nullptr});

@@ -28,6 +28,8 @@ void train(GradComm &comm, torch::nn::Linear model, torch::optim::SGD &opt,
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / (accum_steps * comm.size());
     // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}  for (size_t i = 0; i < xs.size(); ++i) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;{{$}}
     loss.backward();
     if ((i + 1) % accum_steps == 0) {
       for (auto &p : model->parameters())

@@ -36,6 +36,8 @@ public:
       auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);
       loss = loss / comm_.size() / accum_steps_;
       // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+      // CHECK-FIXES: {{^}}      auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      loss = loss / accum_steps_;{{$}}
       loss.backward();
       if ((i + 1) % accum_steps_ == 0) {
         for (auto &p : net_->parameters())

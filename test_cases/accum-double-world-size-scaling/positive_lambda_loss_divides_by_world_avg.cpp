@@ -10,6 +10,8 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear model,
   auto compute_loss = [&](const torch::Tensor &x, const torch::Tensor &y) {
     return torch::mse_loss(model->forward(x), y).div(pg->getSize());
     // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+    // CHECK-FIXES: {{^}}  auto compute_loss = [&](const torch::Tensor &x, const torch::Tensor &y) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    return torch::mse_loss(model->forward(x), y);{{$}}
   };
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = compute_loss(xs[i], ys[i]) / accum_steps;

@@ -9,6 +9,8 @@ torch::Tensor scaled_loss(const torch::Tensor &out, const torch::Tensor &target,
   auto loss = torch::mse_loss(out, target);
   return loss / world_size;
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: loss is divided by the world size {{.*}} [accum-double-world-size-scaling]
+  // CHECK-FIXES: {{^}}  auto loss = torch::mse_loss(out, target);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  return loss;{{$}}
 }
 
 void train(c10d::ProcessGroup &pg, torch::nn::Linear model, torch::optim::SGD &opt,

@@ -13,6 +13,9 @@ public:
       auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+      // CHECK-MESSAGES: :{{[0-9]+}}:19: note: the learning rate is divided by accum_steps_ here instead{{.*}}
+      // CHECK-FIXES: {{^}}      auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      (loss / accum_steps_).backward();{{$}}
       if ((i + 1) % accum_steps_ == 0) {
         optimizer_.step();
         optimizer_.zero_grad();
@@ -24,7 +27,6 @@ private:
   torch::optim::AdamWOptions options_for(double lr) {
     torch::optim::AdamWOptions options(lr);
     options.lr(lr / accum_steps_);
-    // CHECK-MESSAGES: :[[@LINE-1]]:19: note: the learning rate is divided by accum_steps_ here instead{{.*}}
     return options;
   }
 

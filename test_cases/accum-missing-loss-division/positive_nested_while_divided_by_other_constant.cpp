@@ -12,6 +12,8 @@ void train(torch::nn::Linear model, torch::optim::SGD &opt, const std::vector<to
       auto loss = model->forward(pieces[m]).pow(2).mean() * (1.0 / 8);
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps (N = kMicroBatches = 4){{.*}} [accum-missing-loss-division]
+      // CHECK-FIXES: {{^}}      auto loss = model->forward(pieces[m]).pow(2).mean() * (1.0 / 8);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      (loss / kMicroBatches).backward();{{$}}
       m++;
     }
     opt.step();
