@@ -150,8 +150,9 @@ struct EventWalker {
 
   /// A communicator of the translation unit (`comm.all_reduce(p.grad())`):
   /// its body says how it reduces (a SUM all-reduce, then a division by the
-  /// world size). When the body has an all-reduce of its own, that one stands
-  /// for the call.
+  /// world size). When the body has an all-reduce on the gradients of its
+  /// own, that one stands for the call; otherwise the call takes the reduce
+  /// operation of the collectives in its body (on a buffer built from its argument).
   void followCommunicator(const CallExpr *call, WalkState &state) {
     size_t named = state.events.size() - 1;
     follow(call, state);
@@ -160,6 +161,26 @@ struct EventWalker {
         state.events.erase(state.events.begin() + static_cast<std::ptrdiff_t>(named));
         return;
       }
+    if (const FunctionDecl *body = inlinableCallee(call, facts.context().getSourceManager()))
+      if (std::optional<ReduceOpKind> op = collectiveOp(body->getBody()))
+        state.events[named].event.reduceOp = *op;
+  }
+
+  /// The reduce operation of the all-reduce calls in `stmt`, if it has any.
+  std::optional<ReduceOpKind> collectiveOp(const Stmt *stmt) {
+    if (!stmt || isa<LambdaExpr>(stmt))
+      return std::nullopt;
+    std::optional<ReduceOpKind> op;
+    if (auto *call = dyn_cast<CallExpr>(stmt)) {
+      ApiCallInfo info = classifyCall(call, facts.options());
+      if (info.kind == ApiKind::ProcessGroupAllReduce || info.kind == ApiKind::NamedAllReduce)
+        op = reduceOpOf(facts, call, info, nullptr);
+    }
+    for (const Stmt *child : stmt->children())
+      if (std::optional<ReduceOpKind> inner = collectiveOp(child))
+        if (!op || *inner == ReduceOpKind::Average)
+          op = inner;
+    return op;
   }
 
   /// Follows a call into a function of the translation unit.

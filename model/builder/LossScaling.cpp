@@ -271,12 +271,14 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
     scale.site = factor.site;
     scale.divisor = factor.divisor.expr;
     scale.loc = factor.loc;
-    scale.isAccumulationSteps = (steps.expr && facts.mentions(factor.divisor, steps)) ||
-                                facts.mentionsAccumulationStepsName(factor.divisor);
-    if (!scale.isAccumulationSteps && nestedLoop) {
+    scale.isAccumulationSteps = facts.mentionsAccumulationStepsName(factor.divisor);
+    if (nestedLoop && !scale.isAccumulationSteps) {
+      // N of a nested window is the inner loop's trip count, however it is written.
       TripCountMatch match = matchTripCount(facts, nestedLoop, factor.divisor);
       scale.isAccumulationSteps = match == TripCountMatch::Same;
       scale.mayBeAccumulationSteps = match == TripCountMatch::Unknown;
+    } else if (steps.expr) {
+      scale.isAccumulationSteps = scale.isAccumulationSteps || facts.mentions(factor.divisor, steps);
     }
     scale.isWorldSize = facts.isWorldSize(factor.divisor);
     return scale;

@@ -179,6 +179,21 @@ bool isSizeOf(ValueFacts &facts, ResolvedExpr value, const ValueDecl *container)
   return decls.count(container) > 0;
 }
 
+/// Whether `expr` reads the loop variable of a range-for: `c.size(0)` in
+/// `for (auto &c : chunks)` changes with each micro-batch, so it is not the
+/// count (however the chunks were made).
+bool readsLoopVariable(const Stmt *expr, const VarDecl *variable) {
+  if (!expr || !variable)
+    return false;
+  if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+    if (ref->getDecl() == variable)
+      return true;
+  for (const Stmt *child : expr->children())
+    if (readsLoopVariable(child, variable))
+      return true;
+  return false;
+}
+
 } // namespace
 
 SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
@@ -201,6 +216,9 @@ SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
 TripCountMatch matchTripCount(ValueFacts &facts, const Stmt *loop, ResolvedExpr divisor) {
   if (!loop || !divisor.expr)
     return TripCountMatch::Different;
+  if (auto *range = dyn_cast<CXXForRangeStmt>(loop))
+    if (readsLoopVariable(facts.resolve(divisor).expr, range->getLoopVariable()))
+      return TripCountMatch::Different;
   LoopCount count = readLoopCount(facts, loop);
   // The divisor is read in its helper's frame; the loop's bound in the loop's
   // own scope, so a parameter is compared unresolved as well.
