@@ -294,6 +294,22 @@ TEST(TripCount, RangeOverChunkVectorDividedByItsSize) {
   EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
 }
 
+TEST(TripCount, RangeOverAContainerDividedByItsSize) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net& net, torch::optim::SGD& opt, std::vector<std::vector<torch::Tensor>>& groups) {
+  for (auto& xs : groups) {
+    for (auto& x : xs)
+      (net.forward(x).sum() / static_cast<double>(xs.size())).backward();
+    opt.step();
+  }
+}
+)cpp");
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
 TEST(TripCount, WhileCounterFromZeroWithReciprocal) {
   GL_ANALYSE(a, nestedWith("    int m = 0;\n"
                            "    while (m < n) {\n"
