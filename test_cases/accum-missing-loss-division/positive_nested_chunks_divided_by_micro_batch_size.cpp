@@ -16,6 +16,8 @@ public:
         auto summed = net_->forward(c).pow(2).sum();
         (summed / c.size(0)).backward();
         // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: loss passed to backward() is not divided by the accumulation steps (N = k_){{.*}} [accum-missing-loss-division]
+        // CHECK-FIXES: {{^}}        auto summed = net_->forward(c).pow(2).sum();{{$}}
+        // CHECK-FIXES-NEXT: {{^}}        (((summed / c.size(0))) / k_).backward();{{$}}
       }
       optimizer_.step();
       optimizer_.zero_grad();
