@@ -21,6 +21,23 @@ bool dividesBySteps(const TrainingEvent &event) {
   return false;
 }
 
+/// A divisor the model cannot tell from N (the inner loop's trip count is
+/// computed from it): silence rather than a guess.
+bool mayDivideBySteps(const TrainingEvent &event) {
+  for (const ScaleFactor &factor : event.scaling)
+    if (factor.mayBeAccumulationSteps)
+      return true;
+  return false;
+}
+
+/// The division of the optimizer's learning rate by N, if any.
+const ScaleFactor *learningRateDividedBySteps(const TrainingEvent &step) {
+  for (const ScaleFactor &factor : step.learningRateScaling)
+    if (factor.isAccumulationSteps)
+      return &factor;
+  return nullptr;
+}
+
 /// (loss / N).backward(): the loss is divided where it enters backward(), so
 /// that what is logged or returned stays the undivided loss.
 std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEvent &backward,
@@ -68,11 +85,18 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
         dividesBySteps(*divide))
       return;
 
+  // SGD's update is lr times the gradient (with momentum, lr times a running
+  // sum of gradients), linear in both: lr / N gives the same update as loss / N.
+  const ScaleFactor *dividedLearningRate = learningRateDividedBySteps(*step);
+  if (dividedLearningRate && step->algorithm == OptimizerAlgorithm::Sgd)
+    return;
+
   std::string steps = describeSteps(loop);
   std::string stepsText = loop.window->steps.text.empty() ? "N" : loop.window->steps.text;
   for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward)) {
     if (backward->condition != EventCondition::EveryMicroBatch ||
-        backward->steppedEveryMicroBatch || dividesBySteps(*backward))
+        backward->steppedEveryMicroBatch || dividesBySteps(*backward) ||
+        mayDivideBySteps(*backward))
       continue;
     Finding result = finding(
         loop.reportLocation(*backward),
@@ -86,6 +110,15 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
                                                ").backward(), or divide the gradients by " +
                                                stepsText +
                                                " in the boundary branch before step()"});
+    // Adam, AdamW, RMSprop and Adagrad divide the update by the gradient's
+    // scale: a smaller learning rate only shrinks the step, it does not undo the sum.
+    if (dividedLearningRate && step->algorithm == OptimizerAlgorithm::Adaptive)
+      result.notes.push_back(
+          {dividedLearningRate->loc,
+           "the learning rate is divided by " + stepsText +
+               " here instead; with an adaptive optimizer (Adam, AdamW, RMSprop, Adagrad) that "
+               "does not compensate for the missing division, it makes every update " +
+               stepsText + " times smaller"});
     context.report(std::move(result));
   }
 }

@@ -77,12 +77,24 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
         out << " op=" << reduceOpName(event.reduceOp);
       for (const CallFrame &frame : event.callChain)
         out << " via " << frame.callee->getNameAsString() << "()";
-      for (const ScaleFactor &factor : event.scaling) {
-        out << " /(" << facts.text(factor.divisor) << ")";
+      auto printFactor = [&](const ScaleFactor &factor) {
+        out << "/(" << facts.text(factor.divisor) << ")";
         if (factor.isAccumulationSteps)
           out << "[N]";
+        if (factor.mayBeAccumulationSteps)
+          out << "[N?]";
         if (factor.isWorldSize)
           out << "[W]";
+      };
+      for (const ScaleFactor &factor : event.scaling) {
+        out << " ";
+        printFactor(factor);
+      }
+      if (event.algorithm != OptimizerAlgorithm::Unknown)
+        out << (event.algorithm == OptimizerAlgorithm::Sgd ? " sgd" : " adaptive");
+      for (const ScaleFactor &factor : event.learningRateScaling) {
+        out << " lr";
+        printFactor(factor);
       }
       out << "\n";
     }

@@ -85,6 +85,13 @@ enum class EventKind {
 const char *eventKindName(EventKind kind);
 const char *eventConditionName(EventCondition cond);
 
+/// The update rule of the optimizer behind a step(), read from its type.
+enum class OptimizerAlgorithm {
+  Unknown,
+  Sgd,      ///< torch::optim::SGD (with or without momentum): the update is linear in the gradient
+  Adaptive, ///< Adam, AdamW, RMSprop, Adagrad: the update is normalised by the gradient's scale
+};
+
 /// How a gradient all-reduce combines ranks.
 enum class ReduceOpKind { Sum, Average, Unknown };
 
@@ -96,7 +103,10 @@ struct ScaleFactor {
   const clang::Expr *divisor = nullptr;
   bool isAccumulationSteps = false; ///< divides by N
   bool isWorldSize = false;         ///< divides by W
-  clang::SourceLocation loc;        ///< the operator, or the div()/mul() call
+  /// The divisor may be N but the code does not show it: the inner loop's
+  /// trip count is computed from it (`x.split(x.size(0) / n)`, loss / n).
+  bool mayBeAccumulationSteps = false;
+  clang::SourceLocation loc; ///< the operator, or the div()/mul() call
 };
 
 /// A frame of the call chain from the loop body to an event in a helper.
@@ -134,6 +144,11 @@ struct TrainingEvent {
   bool clipByValue = false; ///< Clip: clip_grad_value_ (else clip_grad_norm_)
   /// Clip: max_norm / clip value, when the code gives it as a positive constant.
   std::optional<double> clipLimit;
+  /// Step: the optimizer's update rule, when its type shows it.
+  OptimizerAlgorithm algorithm = OptimizerAlgorithm::Unknown;
+  /// Step: divisions applied to the optimizer's learning rate where it is set
+  /// (`SGDOptions(lr / N)`, `options.lr(lr / N)`, `param_groups()[0].options().set_lr(lr / N)`).
+  std::vector<ScaleFactor> learningRateScaling;
 };
 
 enum class LoopKind {

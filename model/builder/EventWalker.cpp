@@ -109,6 +109,8 @@ struct EventWalker {
         break; // a user function named like allreduce may still be followed below
       emit(state, EventKind::AllReduce, call, call->getBeginLoc());
       state.events.back().event.reduceOp = reduceOpOf(facts, call, info, state.frame);
+      if (info.kind == ApiKind::NamedAllReduce && !info.configured)
+        followCommunicator(call, state);
       return;
     }
     case ApiKind::SchedulerStep:
@@ -143,7 +145,46 @@ struct EventWalker {
       }
     }
 
-    // Follow calls into functions of the translation unit.
+    follow(call, state);
+  }
+
+  /// A communicator of the translation unit (`comm.all_reduce(p.grad())`):
+  /// its body says how it reduces (a SUM all-reduce, then a division by the
+  /// world size). When the body has an all-reduce on the gradients of its
+  /// own, that one stands for the call; otherwise the call takes the reduce
+  /// operation of the collectives in its body (on a buffer built from its argument).
+  void followCommunicator(const CallExpr *call, WalkState &state) {
+    size_t named = state.events.size() - 1;
+    follow(call, state);
+    for (size_t i = named + 1; i < state.events.size(); ++i)
+      if (state.events[i].event.kind == EventKind::AllReduce) {
+        state.events.erase(state.events.begin() + static_cast<std::ptrdiff_t>(named));
+        return;
+      }
+    if (const FunctionDecl *body = inlinableCallee(call, facts.context().getSourceManager()))
+      if (std::optional<ReduceOpKind> op = collectiveOp(body->getBody()))
+        state.events[named].event.reduceOp = *op;
+  }
+
+  /// The reduce operation of the all-reduce calls in `stmt`, if it has any.
+  std::optional<ReduceOpKind> collectiveOp(const Stmt *stmt) {
+    if (!stmt || isa<LambdaExpr>(stmt))
+      return std::nullopt;
+    std::optional<ReduceOpKind> op;
+    if (auto *call = dyn_cast<CallExpr>(stmt)) {
+      ApiCallInfo info = classifyCall(call, facts.options());
+      if (info.kind == ApiKind::ProcessGroupAllReduce || info.kind == ApiKind::NamedAllReduce)
+        op = reduceOpOf(facts, call, info, nullptr);
+    }
+    for (const Stmt *child : stmt->children())
+      if (std::optional<ReduceOpKind> inner = collectiveOp(child))
+        if (!op || *inner == ReduceOpKind::Average)
+          op = inner;
+    return op;
+  }
+
+  /// Follows a call into a function of the translation unit.
+  void follow(const CallExpr *call, WalkState &state) {
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
         std::find(state.active.begin(), state.active.end(), callee) != state.active.end())

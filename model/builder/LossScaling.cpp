@@ -263,18 +263,37 @@ ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallIn
 
 void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> &raws,
                    const ResolvedExpr &steps) {
+  const Stmt *nestedLoop = loop.window && loop.window->guard.form == GuardForm::NestedLoop
+                               ? loop.window->guard.innerLoop
+                               : nullptr;
+  auto toScale = [&](const RawFactor &factor) {
+    ScaleFactor scale;
+    scale.site = factor.site;
+    scale.divisor = factor.divisor.expr;
+    scale.loc = factor.loc;
+    scale.isAccumulationSteps = facts.mentionsAccumulationStepsName(factor.divisor);
+    if (nestedLoop && !scale.isAccumulationSteps) {
+      // N of a nested window is the inner loop's trip count, however it is written.
+      TripCountMatch match = matchTripCount(facts, nestedLoop, factor.divisor);
+      scale.isAccumulationSteps = match == TripCountMatch::Same;
+      scale.mayBeAccumulationSteps = match == TripCountMatch::Unknown;
+    } else if (steps.expr) {
+      scale.isAccumulationSteps = scale.isAccumulationSteps || facts.mentions(factor.divisor, steps);
+    }
+    scale.isWorldSize = facts.isWorldSize(factor.divisor);
+    return scale;
+  };
   for (RawEvent &raw : raws) {
     for (const RawFactor &factor : raw.factors) {
-      ScaleFactor scale;
-      scale.site = factor.site;
-      scale.divisor = factor.divisor.expr;
-      scale.loc = factor.loc;
-      scale.isAccumulationSteps = (steps.expr && facts.mentions(factor.divisor, steps)) ||
-                                  facts.mentionsAccumulationStepsName(factor.divisor);
-      scale.isWorldSize = facts.isWorldSize(factor.divisor);
+      ScaleFactor scale = toScale(factor);
       if (scale.isWorldSize && !loop.worldSize.known())
         loop.worldSize = facts.symbolic(worldSizeLeaf(facts, factor.divisor));
       raw.event.scaling.push_back(scale);
+    }
+    if (raw.event.kind == EventKind::Step) {
+      readOptimizer(facts, raw, loop.function);
+      for (const RawFactor &factor : raw.learningRateFactors)
+        raw.event.learningRateScaling.push_back(toScale(factor));
     }
   }
 }

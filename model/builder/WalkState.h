@@ -4,6 +4,8 @@
 //   EventWalker.cpp   walks the statements and records the events
 //   LossScaling.cpp   reads the divisions applied to a loss or a gradient
 //   WindowFinder.cpp  finds the accumulation window and reads each event against it
+//   TripCount.cpp     the trip count of a nested window's inner loop (its N)
+//   LearningRate.cpp  the optimizer behind a step() and its learning rate
 #pragma once
 
 #include "model/ApiCalls.h"
@@ -38,6 +40,7 @@ struct RawEvent {
   std::vector<Guard> guards;
   std::vector<const clang::Stmt *> loopPath; ///< loops entered inside the scope, outermost first
   std::vector<RawFactor> factors;
+  std::vector<RawFactor> learningRateFactors; ///< Step: divisions of the optimizer's learning rate
 };
 
 struct WalkState {
@@ -77,9 +80,30 @@ void addFactor(std::vector<RawFactor> &out, const clang::Expr *site, const clang
 ReduceOpKind reduceOpOf(ValueFacts &facts, const clang::CallExpr *call, const ApiCallInfo &info,
                         const SubstFrame *frame);
 
-/// Turns the raw factors of `raws` into their events' scaling, once N is known.
+/// Turns the raw factors of `raws` into their events' scaling (and a step()'s
+/// learning-rate scaling), once N is known.
 void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> &raws,
                    const ResolvedExpr &steps);
+
+// ---- TripCount.cpp
+
+/// N of a nested window: how many times its inner micro-batch loop runs.
+SymbolicValue tripCount(ValueFacts &facts, const clang::Stmt *loop);
+
+enum class TripCountMatch {
+  Same,      ///< provably the trip count: `loss / k` over `x.chunk(k)`, `loss / chunks.size()`
+  Different, ///< not shown to be it (a batch size, another constant)
+  Unknown,   ///< the count is computed from it but may differ: `n` over `x.split(x.size(0) / n)`
+};
+
+/// Whether `divisor` is the trip count of the inner loop `loop`.
+TripCountMatch matchTripCount(ValueFacts &facts, const clang::Stmt *loop, ResolvedExpr divisor);
+
+// ---- LearningRate.cpp
+
+/// Reads a step()'s optimizer: its algorithm and the divisions applied to the
+/// learning rate it is built or set with (in `function` or the optimizer's class).
+void readOptimizer(ValueFacts &facts, RawEvent &step, const clang::FunctionDecl *function);
 
 // ---- WindowFinder.cpp
 

@@ -71,40 +71,6 @@ EventCondition classify(ValueFacts &facts, const RawEvent &raw, const WindowPatt
   return result;
 }
 
-SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
-  SymbolicValue value;
-  if (auto *forStmt = dyn_cast<ForStmt>(loop)) {
-    if (auto *cond = dyn_cast_or_null<BinaryOperator>(stripCasts(forStmt->getCond()))) {
-      if (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_NE)
-        return facts.symbolic({cond->getRHS(), nullptr});
-      if (cond->getOpcode() == BO_GT)
-        return facts.symbolic({cond->getLHS(), nullptr});
-    }
-  }
-  if (auto *range = dyn_cast<CXXForRangeStmt>(loop)) {
-    const Expr *init = range->getRangeInit();
-    if (auto *call = dyn_cast<CallExpr>(stripCasts(init))) {
-      // torch::chunk(batch, N) / batch.chunk(N) / batch.split(size)
-      const FunctionDecl *callee = call->getDirectCallee();
-      if (callee && callee->getIdentifier() && callee->getName() == "chunk" &&
-          call->getNumArgs() >= 1) {
-        const Expr *count =
-            isa<CXXMemberCallExpr>(call) ? call->getArg(0)
-                                         : (call->getNumArgs() >= 2 ? call->getArg(1) : nullptr);
-        if (count)
-          return facts.symbolic({count, nullptr});
-      }
-    }
-    value = facts.symbolic({init, nullptr});
-    value.constant.reset();
-    value.text = value.text.empty() ? "the inner loop's length" : value.text + ".size()";
-    return value;
-  }
-  value.text = "the inner loop's trip count";
-  value.loc = loop->getBeginLoc();
-  return value;
-}
-
 /// Events up to a step() that runs on every micro-batch belong to that
 /// (non-accumulating) optimizer, not to the window.
 void markEveryStepSegments(TrainingLoop &loop) {

@@ -234,3 +234,298 @@ void train(Net& net, torch::optim::SGD& opt, c10::intrusive_ptr<c10d::ProcessGro
   for (const TrainingEvent *divide : divides)
     EXPECT_EQ(divide->condition, EventCondition::Boundary);
 }
+
+// ---- Nested windows: the loss divisor against the inner loop's trip count.
+
+namespace {
+
+/// An outer loop over batches whose body runs `inner` (an inner micro-batch
+/// loop) and then steps.
+std::string nestedWith(const std::string &inner, const std::string &params = "int64_t n") {
+  return "void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& batches, " +
+         params + ") {\n  for (auto& batch : batches) {\n" + inner +
+         "    opt.step();\n"
+         "    opt.zero_grad();\n"
+         "  }\n"
+         "}\n";
+}
+
+const ScaleFactor *onlyLossFactor(const TrainingLoop &loop) {
+  const TrainingEvent *backward = onlyEvent(loop, EventKind::Backward);
+  return backward && backward->scaling.size() == 1 ? &backward->scaling[0] : nullptr;
+}
+
+} // namespace
+
+TEST(TripCount, ChunkVectorDividedByChunkCount) {
+  GL_ANALYSE(a, nestedWith("    auto chunks = batch.chunk(n);\n"
+                           "    for (auto& c : chunks)\n"
+                           "      (net.forward(c).sum() / n).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  ASSERT_TRUE(loop.window) << a.dump();
+  EXPECT_EQ(loop.window->guard.form, GuardForm::NestedLoop);
+  EXPECT_EQ(loop.window->steps.text, "n");
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps);
+  EXPECT_FALSE(factor->mayBeAccumulationSteps);
+}
+
+TEST(TripCount, DividedByTheChunkVectorsSize) {
+  GL_ANALYSE(a, nestedWith("    std::vector<torch::Tensor> chunks = batch.chunk(n);\n"
+                           "    for (size_t c = 0; c < chunks.size(); ++c)\n"
+                           "      (net.forward(chunks[c]).sum() / "
+                           "static_cast<double>(chunks.size())).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, RangeOverChunkVectorDividedByItsSize) {
+  GL_ANALYSE(
+      a, nestedWith(
+             "    auto chunks = batch.chunk(n);\n"
+             "    for (auto& c : chunks)\n"
+             "      (net.forward(c).sum() / static_cast<int64_t>(chunks.size())).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, RangeOverAContainerDividedByItsSize) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net& net, torch::optim::SGD& opt, std::vector<std::vector<torch::Tensor>>& groups) {
+  for (auto& xs : groups) {
+    for (auto& x : xs)
+      (net.forward(x).sum() / static_cast<double>(xs.size())).backward();
+    opt.step();
+  }
+}
+)cpp");
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, WhileCounterFromZeroWithReciprocal) {
+  GL_ANALYSE(a, nestedWith("    int m = 0;\n"
+                           "    while (m < n) {\n"
+                           "      (net.forward(batch).sum() * (1.0 / n)).backward();\n"
+                           "      ++m;\n"
+                           "    }\n",
+                           "int n"));
+  GL_SINGLE_LOOP(loop, a);
+  ASSERT_TRUE(loop.window) << a.dump();
+  EXPECT_EQ(loop.window->steps.text, "n");
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, WhileCounterNotFromZeroIsNotTheCount) {
+  GL_ANALYSE(a, nestedWith("    int m = 1;\n"
+                           "    while (m < n) {\n"
+                           "      (net.forward(batch).sum() / n).backward();\n"
+                           "      ++m;\n"
+                           "    }\n",
+                           "int n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  // n - 1 micro-batches, and n may be anything: the code does not show it is n.
+  EXPECT_FALSE(factor->isAccumulationSteps) << a.dump();
+  EXPECT_TRUE(factor->mayBeAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, SplitBySizeOfBatchOverNIsUnknown) {
+  GL_ANALYSE(a, nestedWith("    for (auto& piece : torch::split(batch, batch.size(0) / n))\n"
+                           "      (net.forward(piece).sum() / n).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_FALSE(factor->isAccumulationSteps);
+  EXPECT_TRUE(factor->mayBeAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, SplitBySizeDividedByThatSizeIsAMiss) {
+  GL_ANALYSE(a, nestedWith("    for (auto& piece : batch.split(n))\n"
+                           "      (net.forward(piece).sum() / n).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_FALSE(factor->isAccumulationSteps);
+  EXPECT_FALSE(factor->mayBeAccumulationSteps);
+}
+
+TEST(TripCount, TensorSplitSectionsIsTheCount) {
+  GL_ANALYSE(a, nestedWith("    for (auto& piece : batch.tensor_split(n))\n"
+                           "      (net.forward(piece).sum() / n).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_TRUE(factor->isAccumulationSteps) << a.dump();
+}
+
+TEST(TripCount, ChunkDividedByMicroBatchSizeIsAMiss) {
+  GL_ANALYSE(a, nestedWith("    auto chunks = batch.chunk(n);\n"
+                           "    for (auto& c : chunks)\n"
+                           "      (net.forward(c).sum() / c.size(0)).backward();\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const ScaleFactor *factor = onlyLossFactor(loop);
+  ASSERT_NE(factor, nullptr) << a.dump();
+  EXPECT_FALSE(factor->isAccumulationSteps);
+  EXPECT_FALSE(factor->mayBeAccumulationSteps);
+}
+
+// ---- Communicators of the translation unit: their bodies are walked.
+
+TEST(Communicator, AveragingBodyGivesSumAllReduceAndWorldSizeDivision) {
+  GL_ANALYSE(a, R"cpp(
+class Comm {
+public:
+  explicit Comm(c10::intrusive_ptr<c10d::ProcessGroup> pg) : pg_(pg), world_(pg->getSize()) {}
+  void all_reduce(torch::Tensor& t) {
+    std::vector<torch::Tensor> v{t};
+    pg_->allreduce(v)->wait();
+    t /= world_;
+  }
+private:
+  c10::intrusive_ptr<c10d::ProcessGroup> pg_;
+  int world_;
+};
+void train(Net& net, torch::optim::SGD& opt, Comm& comm, std::vector<torch::Tensor>& xs,
+           int accum_steps) {
+  for (int i = 0; i < (int)xs.size(); ++i) {
+    (net.forward(xs[i]).sum() / accum_steps).backward();
+    if ((i + 1) % accum_steps == 0) {
+      for (auto& p : net.parameters())
+        comm.all_reduce(p.mutable_grad());
+      opt.step();
+    }
+  }
+}
+)cpp");
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *sync = onlyEvent(loop, EventKind::AllReduce);
+  ASSERT_NE(sync, nullptr) << a.dump();
+  // The body's all-reduce is on a buffer of the argument: the call stands for
+  // it, with its SUM.
+  EXPECT_EQ(sync->reduceOp, ReduceOpKind::Sum);
+  EXPECT_EQ(a.pos(sync->loc), a.at("comm.all_reduce"));
+  const TrainingEvent *divide = onlyEvent(loop, EventKind::GradDivide);
+  ASSERT_NE(divide, nullptr) << a.dump();
+  EXPECT_EQ(divide->condition, EventCondition::Boundary);
+  EXPECT_GT(divide->order, sync->order);
+  ASSERT_EQ(divide->scaling.size(), 1u);
+  EXPECT_TRUE(divide->scaling[0].isWorldSize);
+  ASSERT_EQ(divide->callChain.size(), 1u);
+  EXPECT_EQ(nameOf(divide->callChain[0].callee), "all_reduce");
+}
+
+TEST(Communicator, HandRolledBodyKeepsTheCallAsTheAllReduce) {
+  GL_ANALYSE(a, R"cpp(
+class Comm {
+public:
+  explicit Comm(c10::intrusive_ptr<c10d::ProcessGroup> pg) : world_(pg->getSize()) {}
+  void all_reduce(torch::Tensor t) {
+    t.add_(t.clone());
+    t.div_(size());
+  }
+  int size() const { return world_; }
+private:
+  int world_;
+};
+void train(Net& net, torch::optim::SGD& opt, Comm& comm, std::vector<torch::Tensor>& xs,
+           int accum_steps) {
+  for (int i = 0; i < (int)xs.size(); ++i) {
+    (net.forward(xs[i]).sum() / accum_steps).backward();
+    if ((i + 1) % accum_steps == 0) {
+      for (auto& p : net.parameters())
+        comm.all_reduce(p.grad());
+      opt.step();
+    }
+  }
+}
+)cpp");
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *sync = onlyEvent(loop, EventKind::AllReduce);
+  ASSERT_NE(sync, nullptr) << a.dump();
+  EXPECT_EQ(a.pos(sync->loc), a.at("comm.all_reduce"));
+  const TrainingEvent *divide = onlyEvent(loop, EventKind::GradDivide);
+  ASSERT_NE(divide, nullptr) << a.dump();
+  EXPECT_GT(divide->order, sync->order);
+  ASSERT_EQ(divide->scaling.size(), 1u);
+  EXPECT_TRUE(divide->scaling[0].isWorldSize);
+}
+
+// ---- The optimizer behind step(): its algorithm and learning-rate scaling.
+
+namespace {
+
+/// A flat window whose optimizer `opt` is declared by `optimizer`.
+std::string optimizerLoop(const std::string &optimizer) {
+  return "void train(Net& net, std::vector<torch::Tensor>& xs, double lr, int accum_steps) {\n" +
+         optimizer +
+         "  for (int i = 0; i < (int)xs.size(); ++i) {\n"
+         "    net.forward(xs[i]).sum().backward();\n"
+         "    if ((i + 1) % accum_steps == 0) {\n"
+         "      opt.step();\n"
+         "      opt.zero_grad();\n"
+         "    }\n"
+         "  }\n"
+         "}\n";
+}
+
+} // namespace
+
+TEST(LearningRate, SgdOptionsDividedBySteps) {
+  GL_ANALYSE(a,
+             optimizerLoop("  torch::optim::SGD opt(net.parameters(),\n"
+                           "      torch::optim::SGDOptions(lr / accum_steps).momentum(0.9));\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *step = loop.boundaryStep();
+  ASSERT_NE(step, nullptr) << a.dump();
+  EXPECT_EQ(step->algorithm, OptimizerAlgorithm::Sgd);
+  ASSERT_EQ(step->learningRateScaling.size(), 1u) << a.dump();
+  EXPECT_TRUE(step->learningRateScaling[0].isAccumulationSteps);
+  EXPECT_EQ(a.pos(step->learningRateScaling[0].loc), a.at("/ accum_steps"));
+}
+
+TEST(LearningRate, AdamOptionsVariableSetter) {
+  GL_ANALYSE(a, optimizerLoop("  torch::optim::AdamOptions options(1e-3);\n"
+                              "  options.lr(lr / accum_steps);\n"
+                              "  torch::optim::Adam opt(net.parameters(), options);\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *step = loop.boundaryStep();
+  ASSERT_NE(step, nullptr) << a.dump();
+  EXPECT_EQ(step->algorithm, OptimizerAlgorithm::Adaptive);
+  ASSERT_EQ(step->learningRateScaling.size(), 1u) << a.dump();
+  EXPECT_TRUE(step->learningRateScaling[0].isAccumulationSteps);
+}
+
+TEST(LearningRate, ParamGroupSetLr) {
+  GL_ANALYSE(
+      a, optimizerLoop("  torch::optim::RMSprop opt(net.parameters(), "
+                       "torch::optim::RMSpropOptions(lr));\n"
+                       "  opt.param_groups()[0].options().set_lr(lr * (1.0 / accum_steps));\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *step = loop.boundaryStep();
+  ASSERT_NE(step, nullptr) << a.dump();
+  EXPECT_EQ(step->algorithm, OptimizerAlgorithm::Adaptive);
+  ASSERT_EQ(step->learningRateScaling.size(), 1u) << a.dump();
+  EXPECT_TRUE(step->learningRateScaling[0].isAccumulationSteps);
+}
+
+TEST(LearningRate, UndividedLearningRateHasNoScaling) {
+  GL_ANALYSE(a, optimizerLoop("  torch::optim::SGD opt(net.parameters(), "
+                              "torch::optim::SGDOptions(lr / 10));\n"));
+  GL_SINGLE_LOOP(loop, a);
+  const TrainingEvent *step = loop.boundaryStep();
+  ASSERT_NE(step, nullptr) << a.dump();
+  EXPECT_EQ(step->algorithm, OptimizerAlgorithm::Sgd);
+  for (const ScaleFactor &factor : step->learningRateScaling)
+    EXPECT_FALSE(factor.isAccumulationSteps);
+}

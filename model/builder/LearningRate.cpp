@@ -1,0 +1,158 @@
+// What the optimizer behind a step() is and the learning rate it was given:
+// `SGD opt(params, SGDOptions(lr / accum_steps))` divides the learning rate by
+// N instead of the loss, which the missing-division check must weigh.
+#include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+bool isNamed(const FunctionDecl *fn, llvm::StringRef name) {
+  return fn && fn->getIdentifier() && fn->getName() == name;
+}
+
+OptimizerAlgorithm algorithmOf(const CXXRecordDecl *record) {
+  if (isOrDerivesFrom(record, "torch::optim::SGD"))
+    return OptimizerAlgorithm::Sgd;
+  for (const char *adaptive : {"torch::optim::Adam", "torch::optim::AdamW", "torch::optim::RMSprop",
+                               "torch::optim::Adagrad"})
+    if (isOrDerivesFrom(record, adaptive))
+      return OptimizerAlgorithm::Adaptive;
+  return OptimizerAlgorithm::Unknown;
+}
+
+/// Reads the learning rates the optimizer gets from its options and from
+/// setters (`options.lr(x)`, `opt.param_groups()[0].options().set_lr(x)`).
+struct LearningRateReader {
+  ValueFacts &facts;
+  const ValueDecl *optimizer;
+  std::vector<RawFactor> &out;
+  llvm::SmallPtrSet<const ValueDecl *, 4> optionVariables;
+  /// Bodies that may set the learning rate (the helpers that build the options, too).
+  std::vector<const Stmt *> scopes;
+
+  void learningRate(const Expr *value) { collectScaling(facts, {value, nullptr}, out); }
+
+  /// `SGDOptions(lr / N).momentum(0.9)`, `options`, `AdamOptions(lr)`.
+  void options(const Expr *expr, unsigned depth = 0) {
+    if (!expr || depth > 8)
+      return;
+    // stripCasts sees through the converting constructor SGDOptions(double):
+    // what is left of `SGDOptions(lr / N)` is the learning rate itself.
+    expr = stripCasts(expr);
+    if (expr->getType()->isRealFloatingType() || expr->getType()->isIntegerType()) {
+      learningRate(expr);
+      return;
+    }
+    // A helper of the translation unit that builds the options.
+    if (auto *call = dyn_cast<CallExpr>(expr))
+      if (const FunctionDecl *helper =
+              inlinableCallee(call, facts.context().getSourceManager())) {
+        scopes.push_back(helper->getBody());
+        for (const Expr *returned : returnedValues(helper->getBody()))
+          options(returned, depth + 1);
+        return;
+      }
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
+      if (isNamed(call->getDirectCallee(), "lr") && call->getNumArgs() == 1)
+        learningRate(call->getArg(0));
+      options(call->getImplicitObjectArgument(), depth + 1);
+      return;
+    }
+    if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
+      if (construct->getNumArgs() >= 1)
+        options(construct->getArg(0), depth + 1);
+      return;
+    }
+    const ValueDecl *decl = facts.referencedDecl({expr, nullptr});
+    if (!decl || !optionVariables.insert(decl).second)
+      return;
+    for (const ValueOrigin &origin : facts.originsOf(decl))
+      if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+        options(origin.value, depth + 1);
+  }
+
+  /// `SGD opt(params, options)`: the options argument of the optimizer's construction.
+  void construction(const Expr *value) {
+    auto *construct = dyn_cast_or_null<CXXConstructExpr>(value ? stripImplicit(value) : nullptr);
+    if (construct && construct->getNumArgs() >= 2)
+      options(construct->getArg(1));
+  }
+
+  /// Whether `object` is the optimizer's parameter group options or one of
+  /// its option variables: `opt.param_groups()[0].options()`, `options`.
+  bool setsOptimizer(const Expr *object, unsigned depth = 0) {
+    if (!object || depth > 8)
+      return false;
+    object = stripCasts(object);
+    if (const ValueDecl *decl = facts.referencedDecl({object, nullptr}))
+      return decl == optimizer || optionVariables.count(decl);
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(object))
+      return setsOptimizer(call->getImplicitObjectArgument(), depth + 1);
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(object))
+      return op->getOperator() == OO_Subscript && setsOptimizer(op->getArg(0), depth + 1);
+    return false;
+  }
+
+  void setters(const Stmt *stmt) {
+    if (!stmt)
+      return;
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(stmt)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      if ((isNamed(callee, "lr") || isNamed(callee, "set_lr")) && call->getNumArgs() == 1 &&
+          setsOptimizer(call->getImplicitObjectArgument()))
+        learningRate(call->getArg(0));
+    }
+    for (const Stmt *child : stmt->children())
+      setters(child);
+  }
+};
+
+/// The bodies that may set the optimizer's learning rate: the function that
+/// declares it, or every member function of the class that holds it.
+std::vector<const Stmt *> settingScopes(const ValueDecl *optimizer, const FunctionDecl *function) {
+  std::vector<const Stmt *> scopes;
+  if (function && function->getBody())
+    scopes.push_back(function->getBody());
+  if (auto *field = dyn_cast<FieldDecl>(optimizer)) {
+    if (auto *record = dyn_cast<CXXRecordDecl>(field->getParent()))
+      for (const CXXMethodDecl *method : record->methods())
+        if (method->getBody() && method != function)
+          scopes.push_back(method->getBody());
+  } else if (auto *owner = dyn_cast_or_null<FunctionDecl>(
+                 optimizer->getDeclContext()->getNonClosureAncestor())) {
+    if (owner != function && owner->getBody())
+      scopes.push_back(owner->getBody());
+  }
+  return scopes;
+}
+
+} // namespace
+
+void readOptimizer(ValueFacts &facts, RawEvent &step, const FunctionDecl *function) {
+  const ValueDecl *optimizer = step.event.optimizer;
+  if (!optimizer)
+    return;
+  QualType type = optimizer->getType().getNonReferenceType();
+  step.event.algorithm = algorithmOf(type->getAsCXXRecordDecl());
+  LearningRateReader reader{facts, optimizer, step.learningRateFactors, {},
+                            settingScopes(optimizer, function)};
+  for (const ValueOrigin &origin : facts.originsOf(optimizer))
+    if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+      reader.construction(origin.value);
+  std::set<const Stmt *> scanned;
+  for (size_t i = 0; i < reader.scopes.size(); ++i)
+    if (scanned.insert(reader.scopes[i]).second)
+      reader.setters(reader.scopes[i]);
+}
+
+} // namespace gradlint::builder

@@ -1,0 +1,239 @@
+// How many times the inner micro-batch loop of a nested window runs, and
+// whether a loss divisor is provably that number: `for (auto &c : x.chunk(k))`
+// runs k times, so `loss / k`, `loss / chunks.size()` and `loss * (1.0 / k)`
+// divide by N.
+#include "model/AstHelpers.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+/// What the code says about the trip count of one inner loop.
+struct LoopCount {
+  /// Expressions equal to the trip count (`k` of `x.chunk(k)`, `n` of `i < n`).
+  std::vector<const Expr *> exact;
+  /// The container a range-for iterates: its size() is the trip count.
+  const ValueDecl *container = nullptr;
+  /// Values the trip count may equal without the code showing it: `n` in
+  /// `x.split(x.size(0) / n)` (n pieces when n divides the batch), the bound of
+  /// a loop whose counter does not visibly start at 0 and step by 1.
+  std::vector<const Expr *> inputs;
+};
+
+bool isNamed(const FunctionDecl *fn, llvm::StringRef name) {
+  return fn && fn->getIdentifier() && fn->getName() == name;
+}
+
+/// `x.chunk(k)`, `torch::chunk(x, k)`, `x.tensor_split(k)`, `x.split(size)`.
+void readSplittingCall(const CallExpr *call, LoopCount &count) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (!callee || !callee->getIdentifier())
+    return;
+  unsigned first = isa<CXXMemberCallExpr>(call) ? 0 : 1;
+  if (call->getNumArgs() <= first)
+    return;
+  const Expr *arg = call->getArg(first);
+  if (!stripCasts(arg)->getType()->isIntegralOrEnumerationType())
+    return; // split sizes or indices given as a list
+  llvm::StringRef name = callee->getName();
+  // chunk(k) gives k pieces when k divides the batch, which accumulation
+  // code arranges; tensor_split(k) always gives k.
+  if (name == "chunk" || name == "tensor_split")
+    count.exact.push_back(arg);
+  // split(x.size(0) / n) gives n pieces when n divides the batch; split(size)
+  // by a size of its own gives a count the code does not show.
+  auto *quotient = dyn_cast<BinaryOperator>(stripCasts(arg));
+  if (name == "split" && quotient && quotient->getOpcode() == BO_Div)
+    count.inputs.push_back(quotient->getRHS());
+}
+
+/// The only value a local variable gets: its initialiser.
+const Expr *singleInitializer(ValueFacts &facts, const ValueDecl *decl) {
+  const std::vector<ValueOrigin> &origins = facts.originsOf(decl);
+  if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
+    return nullptr;
+  return origins.front().value;
+}
+
+/// Whether `stmt` increments `counter` by one (`++m`, `m++`, `m += 1`) somewhere.
+unsigned countIncrements(ValueFacts &facts, const Stmt *stmt, const ValueDecl *counter) {
+  if (!stmt)
+    return 0;
+  unsigned found = 0;
+  if (auto *unary = dyn_cast<UnaryOperator>(stmt))
+    if (unary->isIncrementOp() && facts.referencedDecl({unary->getSubExpr(), nullptr}) == counter)
+      ++found;
+  if (auto *compound = dyn_cast<CompoundAssignOperator>(stmt))
+    if (compound->getOpcode() == BO_AddAssign && facts.referencedDecl({compound->getLHS(), nullptr}) == counter) {
+      std::optional<int64_t> step = facts.constantInt({compound->getRHS(), nullptr});
+      found += step && *step == 1 ? 1 : 2; // a step other than 1 spoils the count
+    }
+  if (isa<LambdaExpr>(stmt))
+    return found;
+  for (const Stmt *child : stmt->children())
+    found += countIncrements(facts, child, counter);
+  return found;
+}
+
+/// `i < n`, `i != n`, `n > i`: the counter and the bound.
+std::optional<std::pair<const ValueDecl *, const Expr *>> counterBelowBound(ValueFacts &facts, const Expr *cond) {
+  auto *binary = dyn_cast_or_null<BinaryOperator>(cond ? stripCasts(cond) : nullptr);
+  if (!binary)
+    return std::nullopt;
+  const Expr *counter = nullptr, *bound = nullptr;
+  if (binary->getOpcode() == BO_LT || binary->getOpcode() == BO_NE) {
+    counter = binary->getLHS();
+    bound = binary->getRHS();
+  } else if (binary->getOpcode() == BO_GT) {
+    counter = binary->getRHS();
+    bound = binary->getLHS();
+  } else {
+    return std::nullopt;
+  }
+  const ValueDecl *decl = facts.referencedDecl({counter, nullptr});
+  if (!decl)
+    return std::nullopt;
+  return std::make_pair(decl, bound);
+}
+
+/// A counted loop `for (int i = 0; i < n; ++i)` or `int m = 0; while (m < n) { ...; ++m; }`
+/// runs n times when the counter starts at 0 and only the loop adds 1 to it.
+void readCountedLoop(ValueFacts &facts, const Stmt *loop, const Expr *cond, LoopCount &count) {
+  auto test = counterBelowBound(facts, cond);
+  if (!test)
+    return;
+  auto [counter, bound] = *test;
+  const Expr *init = singleInitializer(facts, counter);
+  std::optional<int64_t> start = init ? facts.constantInt({init, nullptr}) : std::nullopt;
+  const Stmt *increments = loop;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    increments = forStmt->getInc() ? static_cast<const Stmt *>(forStmt->getInc()) : nullptr;
+  unsigned steps = countIncrements(facts, increments, counter);
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    steps += countIncrements(facts, forStmt->getBody(), counter);
+  if (start && *start == 0 && steps == 1)
+    count.exact.push_back(bound);
+  else
+    count.inputs.push_back(bound);
+}
+
+LoopCount readLoopCount(ValueFacts &facts, const Stmt *loop) {
+  LoopCount count;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    readCountedLoop(facts, loop, forStmt->getCond(), count);
+  else if (auto *whileStmt = dyn_cast<WhileStmt>(loop))
+    readCountedLoop(facts, loop, whileStmt->getCond(), count);
+  else if (auto *range = dyn_cast<CXXForRangeStmt>(loop)) {
+    const Expr *init = stripCasts(range->getRangeInit());
+    if (auto *call = dyn_cast<CallExpr>(init)) {
+      readSplittingCall(call, count);
+    } else if (const ValueDecl *container = facts.referencedDecl({init, nullptr})) {
+      count.container = container;
+      // auto chunks = x.chunk(k); for (auto &c : chunks)
+      if (const Expr *value = localInitializer(container))
+        if (singleInitializer(facts, container))
+          if (auto *call = dyn_cast<CallExpr>(stripCasts(value)))
+            readSplittingCall(call, count);
+    }
+  }
+  // `for (i = 0; i < chunks.size(); ++i)`: chunks' own size.
+  for (const Expr *bound : std::vector<const Expr *>(count.exact)) {
+    auto *size = dyn_cast<CXXMemberCallExpr>(stripCasts(bound));
+    if (size && isNamed(size->getDirectCallee(), "size") && size->getNumArgs() == 0)
+      if (const ValueDecl *container =
+              facts.referencedDecl({size->getImplicitObjectArgument(), nullptr})) {
+        count.container = container;
+        if (const Expr *value = localInitializer(container))
+          if (singleInitializer(facts, container))
+            if (auto *call = dyn_cast<CallExpr>(stripCasts(value)))
+              readSplittingCall(call, count);
+      }
+  }
+  return count;
+}
+
+/// `xs.size()` (or std::size(xs)) for the container `xs`.
+bool isSizeOf(ValueFacts &facts, ResolvedExpr value, const ValueDecl *container) {
+  if (!container)
+    return false;
+  value = facts.resolve(value);
+  const Expr *expr = stripCasts(value.expr);
+  const Expr *object = nullptr;
+  if (auto *member = dyn_cast<CXXMemberCallExpr>(expr)) {
+    if (isNamed(member->getDirectCallee(), "size") && member->getNumArgs() == 0)
+      object = member->getImplicitObjectArgument();
+  } else if (auto *call = dyn_cast<CallExpr>(expr)) {
+    if (isNamed(call->getDirectCallee(), "size") && call->getNumArgs() == 1)
+      object = call->getArg(0);
+  }
+  if (!object)
+    return false;
+  llvm::SmallPtrSet<const ValueDecl *, 8> decls;
+  facts.aliasDecls({object, value.frame}, decls);
+  return decls.count(container) > 0;
+}
+
+/// Whether `expr` reads the loop variable of a range-for: `c.size(0)` in
+/// `for (auto &c : chunks)` changes with each micro-batch, so it is not the
+/// count (however the chunks were made).
+bool readsLoopVariable(const Stmt *expr, const VarDecl *variable) {
+  if (!expr || !variable)
+    return false;
+  if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+    if (ref->getDecl() == variable)
+      return true;
+  for (const Stmt *child : expr->children())
+    if (readsLoopVariable(child, variable))
+      return true;
+  return false;
+}
+
+} // namespace
+
+SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
+  LoopCount count = readLoopCount(facts, loop);
+  if (!count.exact.empty())
+    return facts.symbolic({count.exact.front(), nullptr});
+  SymbolicValue value;
+  if (auto *range = dyn_cast<CXXForRangeStmt>(loop)) {
+    const Expr *init = range->getRangeInit();
+    value = facts.symbolic({init, nullptr});
+    value.constant.reset();
+    value.text = value.text.empty() ? "the inner loop's length" : value.text + ".size()";
+    return value;
+  }
+  value.text = "the inner loop's trip count";
+  value.loc = loop->getBeginLoc();
+  return value;
+}
+
+TripCountMatch matchTripCount(ValueFacts &facts, const Stmt *loop, ResolvedExpr divisor) {
+  if (!loop || !divisor.expr)
+    return TripCountMatch::Different;
+  if (auto *range = dyn_cast<CXXForRangeStmt>(loop))
+    if (readsLoopVariable(facts.resolve(divisor).expr, range->getLoopVariable()))
+      return TripCountMatch::Different;
+  LoopCount count = readLoopCount(facts, loop);
+  // The divisor is read in its helper's frame; the loop's bound in the loop's
+  // own scope, so a parameter is compared unresolved as well.
+  for (ResolvedExpr candidate : {divisor, ResolvedExpr{divisor.expr, nullptr}}) {
+    for (const Expr *exact : count.exact)
+      if (facts.sameValue(candidate, {exact, nullptr}) ||
+          facts.mentions(candidate, {exact, nullptr}))
+        return TripCountMatch::Same;
+    if (isSizeOf(facts, candidate, count.container))
+      return TripCountMatch::Same;
+  }
+  for (const Expr *input : count.inputs)
+    if (facts.mentions({input, nullptr}, divisor))
+      return TripCountMatch::Unknown;
+  return TripCountMatch::Different;
+}
+
+} // namespace gradlint::builder

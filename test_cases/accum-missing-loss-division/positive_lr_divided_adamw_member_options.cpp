@@ -1,0 +1,36 @@
+// RUN: %check_gradlint %s
+// A trainer sets its AdamW options' learning rate to lr / accum_steps_ and
+// leaves the loss undivided: with an adaptive optimizer that is not the same.
+#include <torch/torch.h>
+
+class Trainer {
+public:
+  Trainer(torch::nn::Linear net, double lr, int accum_steps)
+      : net_(net), accum_steps_(accum_steps), optimizer_(net->parameters(), options_for(lr)) {}
+
+  void fit(const std::vector<torch::Tensor> &xs, const std::vector<torch::Tensor> &ys) {
+    for (size_t i = 0; i < xs.size(); ++i) {
+      auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);
+      loss.backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+      // CHECK-MESSAGES: :{{[0-9]+}}:19: note: the learning rate is divided by accum_steps_ here instead{{.*}}
+      // CHECK-FIXES: {{^}}      auto loss = torch::mse_loss(net_->forward(xs[i]), ys[i]);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      (loss / accum_steps_).backward();{{$}}
+      if ((i + 1) % accum_steps_ == 0) {
+        optimizer_.step();
+        optimizer_.zero_grad();
+      }
+    }
+  }
+
+private:
+  torch::optim::AdamWOptions options_for(double lr) {
+    torch::optim::AdamWOptions options(lr);
+    options.lr(lr / accum_steps_);
+    return options;
+  }
+
+  torch::nn::Linear net_;
+  int accum_steps_;
+  torch::optim::AdamW optimizer_;
+};
