@@ -145,6 +145,8 @@ struct EventWalker {
 
     // Follow calls into functions of the translation unit.
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
+    if (!callee)
+      callee = callbackLambda(call, state.frame, facts); // on_step(), a std::function
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
         std::find(state.active.begin(), state.active.end(), callee) != state.active.end())
       return;
