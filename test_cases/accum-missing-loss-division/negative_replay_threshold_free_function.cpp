@@ -17,8 +17,7 @@ void train(torch::nn::Linear net, torch::optim::SGD &optimizer,
   const int warmup = 1000;
   int seen = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
-    seen += 1;
-    if (seen >= warmup)
+    if (++seen >= warmup)
       learn(net, optimizer, xs[i], ys[i]);
   }
 }

@@ -204,17 +204,25 @@ struct Agent {
   EXPECT_FALSE(loop.hasWindow());
 }
 
-TEST(Thresholds, LoopIndexAtLeastWarmupIsNoWindow) {
+TEST(Thresholds, MemberCountedUpElsewhereIsNoWindow) {
   GL_ANALYSE(a, R"cpp(
-void train(Net& net, torch::optim::SGD& opt, std::vector<torch::Tensor>& xs, int warmup) {
-  for (int i = 0; i < (int)xs.size(); i += 1) {
-    net.forward(xs[i]).mean().backward();
-    if (i >= warmup) {
-      opt.step();
-      opt.zero_grad();
+struct Learner {
+  Net net;
+  torch::optim::SGD opt{net.parameters(), torch::optim::SGDOptions(0.1)};
+  int seen_ = 0;
+  int warmup_ = 1000;
+  void observe(int n) { seen_ = seen_ + n; }
+  void train(std::vector<torch::Tensor>& xs) {
+    for (auto& x : xs) {
+      observe(1);
+      net.forward(x).mean().backward();
+      if (seen_ >= warmup_) {
+        opt.step();
+        opt.zero_grad();
+      }
     }
   }
-}
+};
 )cpp");
   GL_SINGLE_LOOP(loop, a);
   EXPECT_FALSE(loop.window.has_value()) << a.dump();

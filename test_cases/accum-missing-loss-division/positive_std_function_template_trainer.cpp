@@ -1,6 +1,6 @@
 // RUN: %check_gradlint %s
 // A trainer template whose backward() runs through a std::function member assigned
-// in the constructor body; the loss is divided by the accumulation steps.
+// in the constructor body; the loss is not divided by the accumulation steps.
 #include <functional>
 #include <torch/torch.h>
 
@@ -9,8 +9,9 @@ public:
   Trainer(torch::nn::Linear model, Optimizer &optimizer, int accum)
       : model_(model), optimizer_(optimizer), accum_(accum) {
     backward_ = [this](const torch::Tensor &x, const torch::Tensor &y) {
-      auto loss = torch::mse_loss(model_->forward(x), y) / accum_;
+      auto loss = torch::mse_loss(model_->forward(x), y);
       loss.backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
     };
   }
 
