@@ -143,6 +143,7 @@ std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const S
     guard.pattern.counter = term.counter;
     guard.pattern.steps = facts.resolve({rhs, frame});
     guard.pattern.residue = -1;
+    guard.pattern.threshold = true;
     guard.holds = atLeast != negated;
     if (facts.constantInt({rhs, frame}).value_or(1) == 0)
       return std::nullopt; // i > 0 says nothing about windows

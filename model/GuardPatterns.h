@@ -20,6 +20,8 @@ struct WindowPattern {
   bool viaFlag = false;
   bool viaHelper = false;
   bool lastBatchExtension = false;
+  /// `counter >= N` / `counter > N`: a boundary only if the counter is reset.
+  bool threshold = false;
   const clang::Expr *condition = nullptr;
 };
 

@@ -33,14 +33,20 @@ struct ModelBuilder::Impl {
         facts.collectOrigins(decl);
   }
 
-  std::optional<TrainingLoop> analyseScope(const Stmt *body, const Stmt *loopStmt,
-                                           const FunctionDecl *function) {
+  std::vector<TrainingLoop> analyseScope(const Stmt *body, const Stmt *loopStmt,
+                                         const FunctionDecl *function) {
     ensureOrigins();
     builder::WalkState state;
     if (function)
       state.active.push_back(function);
     builder::walkEvents(body, state, facts);
-    return builder::findTrainingLoop(facts, state.events, loopStmt, function);
+    return builder::findTrainingLoops(facts, state.events, loopStmt, function);
+  }
+
+  static std::optional<TrainingLoop> first(std::vector<TrainingLoop> loops) {
+    if (loops.empty())
+      return std::nullopt;
+    return std::move(loops.front());
   }
 
   // ---- visiting the translation unit -------------------------------------
@@ -70,24 +76,25 @@ struct ModelBuilder::Impl {
     }
 
     const FunctionDecl *current() const { return functions.empty() ? nullptr : functions.back(); }
+    void add(std::vector<TrainingLoop> loops) {
+      for (TrainingLoop &loop : loops)
+        model->loops.push_back(std::move(loop));
+    }
 
     bool VisitFunctionDecl(FunctionDecl *fn) {
       if (fn->doesThisDeclarationHaveABody() && fn->getBody())
-        if (auto loop = impl->analyseScope(fn->getBody(), nullptr, fn))
-          model->loops.push_back(std::move(*loop));
+        add(impl->analyseScope(fn->getBody(), nullptr, fn));
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *lambda) {
       const CXXMethodDecl *op = lambda->getCallOperator();
       if (op && op->getBody())
-        if (auto loop = impl->analyseScope(op->getBody(), nullptr, op))
-          model->loops.push_back(std::move(*loop));
+        add(impl->analyseScope(op->getBody(), nullptr, op));
       return true;
     }
     bool visitLoop(Stmt *stmt) {
       if (isUserCode(impl->sm(), stmt->getBeginLoc()))
-        if (auto loop = impl->analyseScope(loopBody(stmt), stmt, current()))
-          model->loops.push_back(std::move(*loop));
+        add(impl->analyseScope(loopBody(stmt), stmt, current()));
       return true;
     }
     bool VisitForStmt(ForStmt *s) { return visitLoop(s); }
@@ -115,11 +122,11 @@ TrainingLoopModel ModelBuilder::build() {
 
 std::optional<TrainingLoop> ModelBuilder::analyseLoop(const Stmt *loop,
                                                       const FunctionDecl *function) {
-  return impl_->analyseScope(loopBody(loop), loop, function);
+  return Impl::first(impl_->analyseScope(loopBody(loop), loop, function));
 }
 
 std::optional<TrainingLoop> ModelBuilder::analyseStepFunction(const FunctionDecl *function) {
-  return impl_->analyseScope(function->getBody(), nullptr, function);
+  return Impl::first(impl_->analyseScope(function->getBody(), nullptr, function));
 }
 
 } // namespace gradlint

@@ -21,7 +21,8 @@ public:
   /// The value facts the model was built with (checks use them to describe values).
   const ValueFacts &facts() const;
 
-  /// For tests: analyse one loop statement or one function body.
+  /// For tests: analyse one loop statement or one function body (its first
+  /// training loop when it holds one per optimizer).
   std::optional<TrainingLoop> analyseLoop(const clang::Stmt *loop,
                                           const clang::FunctionDecl *function);
   std::optional<TrainingLoop> analyseStepFunction(const clang::FunctionDecl *function);

@@ -186,6 +186,8 @@ struct EventWalker {
   /// Follows a call into a function of the translation unit.
   void follow(const CallExpr *call, WalkState &state) {
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
+    if (!callee)
+      callee = callbackLambda(call, state.frame, facts); // on_step(), a std::function
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
         std::find(state.active.begin(), state.active.end(), callee) != state.active.end())
       return;

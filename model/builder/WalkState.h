@@ -1,20 +1,25 @@
 // What the parts of the model builder share while they read one scope (a loop
 // body or a step function): the events found, each with the guards, loops and
 // inlined helper calls on the path to it. Internal to model/:
-//   EventWalker.cpp   walks the statements and records the events
-//   LossScaling.cpp   reads the divisions applied to a loss or a gradient
-//   WindowFinder.cpp  finds the accumulation window and reads each event against it
-//   TripCount.cpp     the trip count of a nested window's inner loop (its N)
-//   LearningRate.cpp  the optimizer behind a step() and its learning rate
+//   EventWalker.cpp       walks the statements and records the events
+//   CallbackTargets.cpp   the lambda a std::function call runs
+//   LossScaling.cpp       reads the divisions applied to a loss or a gradient
+//   WindowFinder.cpp      finds the accumulation window and reads each event against it
+//   OptimizerWindows.cpp  splits a scope with several accumulating optimizers
+//   CounterWrites.cpp     whether a counter is only ever incremented
+//   TripCount.cpp         the trip count of a nested window's inner loop (its N)
+//   LearningRate.cpp      the optimizer behind a step() and its learning rate
 #pragma once
 
 #include "model/ApiCalls.h"
+#include "model/GuardPatterns.h"
 #include "model/TrainingLoopModel.h"
 #include "model/ValueFacts.h"
 
 #include "clang/Basic/SourceManager.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace gradlint::builder {
@@ -64,6 +69,15 @@ void walkEvents(const clang::Stmt *stmt, WalkState &state, ValueFacts &facts);
 const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *call,
                                            const clang::SourceManager &sm);
 
+// ---- CallbackTargets.cpp
+
+/// The call operator of the one lambda a call through a callable object
+/// (`std::function<void()> on_step; ... on_step();`) runs, when the translation
+/// unit shows every value given to that object and they are all that lambda;
+/// null otherwise (unknown or several different targets).
+const clang::FunctionDecl *callbackLambda(const clang::CallExpr *call, const SubstFrame *frame,
+                                          ValueFacts &facts);
+
 // ---- LossScaling.cpp
 
 /// Collects every division applied to `value` on its way to backward().
@@ -107,10 +121,33 @@ void readOptimizer(ValueFacts &facts, RawEvent &step, const clang::FunctionDecl 
 
 // ---- WindowFinder.cpp
 
-/// The training loop the events of one scope make up, or nothing when they
-/// have no step() or no accumulation window where one is required.
-std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawEvent> &raws,
-                                             const clang::Stmt *loopStmt,
-                                             const clang::FunctionDecl *function);
+/// The training loops the events of one scope make up: one, or one per
+/// accumulating optimizer when several optimizers keep their own windows;
+/// none when they have no step() or no accumulation window where one is required.
+std::vector<TrainingLoop> findTrainingLoops(ValueFacts &facts, std::vector<RawEvent> &raws,
+                                            const clang::Stmt *loopStmt,
+                                            const clang::FunctionDecl *function);
+
+/// The guard on a step() that makes it the boundary of a window, with the
+/// window it describes; nothing when no guard on its path is one.
+std::optional<std::pair<WindowPattern, Guard>> windowGuardOf(ValueFacts &facts,
+                                                            const RawEvent &step);
+
+// ---- OptimizerWindows.cpp
+
+/// The events of a scope split per optimizer, when at least two optimizers step
+/// at their own window's boundary (actor and critic, generator and
+/// discriminator): each step and reset goes with its optimizer, every other
+/// event (backward(), loss, clip...) with the next step() in the micro-batch.
+/// Empty when the scope has one such optimizer or fewer.
+std::vector<std::vector<RawEvent>> splitByOptimizer(ValueFacts &facts,
+                                                    const std::vector<RawEvent> &raws);
+
+// ---- CounterWrites.cpp
+
+/// Whether every write to `counter` in the translation unit's user code
+/// increments it (`++c`, `c += 1`, `c = c + 1`): it is never reset, so a
+/// threshold on it (`c > CAPACITY`) holds on every iteration once passed.
+bool onlyIncremented(const clang::ValueDecl *counter, ValueFacts &facts);
 
 } // namespace gradlint::builder

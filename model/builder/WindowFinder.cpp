@@ -88,8 +88,7 @@ void markEveryStepSegments(TrainingLoop &loop) {
   }
 }
 
-} // namespace
-
+/// The training loop of one window: the scope's events, or one optimizer's.
 std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawEvent> &raws,
                                              const Stmt *loopStmt, const FunctionDecl *function) {
   std::set<const Stmt *> backwardLoops;
@@ -123,19 +122,12 @@ std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawE
     // A flat window: the boundary guard sits on step().
     std::optional<WindowPattern> window;
     Guard matched;
-    for (RawEvent *step : steps) {
-      for (const Guard &guard : step->guards) {
-        std::optional<ParsedGuard> parsed =
-            parseGuard(guard.condition, guard.frame, guard.negated, facts);
-        if (parsed && parsed->holds && parsed->pattern.steps.expr) {
-          window = parsed->pattern;
-          matched = guard;
-          break;
-        }
-      }
-      if (window)
+    for (RawEvent *step : steps)
+      if (auto found = windowGuardOf(facts, *step)) {
+        window = found->first;
+        matched = found->second;
         break;
-    }
+      }
     ResolvedExpr stepsExpr;
     if (window) {
       AccumulationWindow accumulation;
@@ -225,6 +217,39 @@ std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawE
     loop.events.push_back(std::move(raw.event));
   markEveryStepSegments(loop);
   return loop;
+}
+
+} // namespace
+
+std::optional<std::pair<WindowPattern, Guard>> windowGuardOf(ValueFacts &facts,
+                                                            const RawEvent &step) {
+  for (const Guard &guard : step.guards) {
+    std::optional<ParsedGuard> parsed =
+        parseGuard(guard.condition, guard.frame, guard.negated, facts);
+    if (!parsed || !parsed->holds || !parsed->pattern.steps.expr)
+      continue;
+    // `if (memory_counter > CAPACITY) learn();` with a counter never reset
+    // steps on every iteration once past the threshold: no window.
+    if (parsed->pattern.threshold && onlyIncremented(parsed->pattern.counter, facts))
+      continue;
+    return std::make_pair(parsed->pattern, guard);
+  }
+  return std::nullopt;
+}
+
+std::vector<TrainingLoop> findTrainingLoops(ValueFacts &facts, std::vector<RawEvent> &raws,
+                                            const Stmt *loopStmt, const FunctionDecl *function) {
+  std::vector<TrainingLoop> loops;
+  std::vector<std::vector<RawEvent>> perOptimizer = splitByOptimizer(facts, raws);
+  if (perOptimizer.empty()) {
+    if (auto loop = findTrainingLoop(facts, raws, loopStmt, function))
+      loops.push_back(std::move(*loop));
+    return loops;
+  }
+  for (std::vector<RawEvent> &events : perOptimizer)
+    if (auto loop = findTrainingLoop(facts, events, loopStmt, function))
+      loops.push_back(std::move(*loop));
+  return loops;
 }
 
 } // namespace gradlint::builder

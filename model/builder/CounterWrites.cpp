@@ -1,0 +1,79 @@
+// Whether a counter only ever grows. A threshold on such a counter
+// (`if (memory_counter > CAPACITY) learn();`) holds on every iteration once it
+// is passed: the code under it runs every time, it is no window boundary.
+#include "model/UserCode.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+class CounterWriteFinder : public RecursiveASTVisitor<CounterWriteFinder> {
+public:
+  CounterWriteFinder(const ValueDecl *counter, ValueFacts &facts)
+      : counter_(counter), facts_(facts) {}
+
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *decl) {
+    if (decl && !isa<TranslationUnitDecl>(decl) &&
+        !isUserCode(facts_.context().getSourceManager(), decl->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    if (!writesCounter(op->getSubExpr()))
+      return true;
+    if (op->getOpcode() == UO_AddrOf || op->isDecrementOp())
+      reset_ = true; // written through a pointer, or counted down
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *op) {
+    if (!op->isAssignmentOp() || !writesCounter(op->getLHS()))
+      return true;
+    if (op->getOpcode() == BO_AddAssign)
+      reset_ = reset_ || facts_.constantInt({op->getRHS(), nullptr}).value_or(1) <= 0;
+    else if (op->getOpcode() != BO_Assign || !incrementsCounter(op->getRHS()))
+      reset_ = true;
+    return true;
+  }
+
+  bool reset() const { return reset_; }
+
+private:
+  bool writesCounter(const Expr *expr) const {
+    return facts_.referencedDecl({expr, nullptr}) == counter_;
+  }
+  /// `counter + k` with k not a non-positive constant.
+  bool incrementsCounter(const Expr *value) const {
+    auto *add = dyn_cast<BinaryOperator>(stripCasts(value));
+    if (!add || add->getOpcode() != BO_Add)
+      return false;
+    const Expr *other = writesCounter(add->getLHS())   ? add->getRHS()
+                        : writesCounter(add->getRHS()) ? add->getLHS()
+                                                       : nullptr;
+    return other && facts_.constantInt({other, nullptr}).value_or(1) > 0;
+  }
+
+  const ValueDecl *counter_;
+  ValueFacts &facts_;
+  bool reset_ = false;
+};
+
+} // namespace
+
+bool onlyIncremented(const ValueDecl *counter, ValueFacts &facts) {
+  if (!counter || !counter->getType()->isIntegerType())
+    return false;
+  CounterWriteFinder finder(counter, facts);
+  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
+  return !finder.reset();
+}
+
+} // namespace gradlint::builder

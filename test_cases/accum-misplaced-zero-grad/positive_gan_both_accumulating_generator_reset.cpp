@@ -1,0 +1,36 @@
+// RUN: %check_gradlint %s
+// GAN whose discriminator and generator both accumulate with their own guards; the
+// generator is reset on every micro-batch, which discards its earlier micro-batches.
+#include <torch/torch.h>
+
+void train(torch::nn::Sequential gen, torch::nn::Sequential disc,
+           const std::vector<torch::Tensor> &reals, int64_t zdim) {
+  torch::optim::Adam gen_opt(gen->parameters(), torch::optim::AdamOptions(2e-4));
+  torch::optim::Adam disc_opt(disc->parameters(), torch::optim::AdamOptions(2e-4));
+  const int d_accum = 2;
+  const int g_accum = 4;
+  for (size_t i = 0; i < reals.size(); ++i) {
+    auto fake = gen->forward(torch::randn({reals[i].size(0), zdim}));
+    auto d_loss = (torch::softplus(-disc->forward(reals[i])).mean() +
+                   torch::softplus(disc->forward(fake.detach())).mean()) /
+                  d_accum;
+    d_loss.backward();
+    if ((i + 1) % d_accum == 0) {
+      disc_opt.step();
+      disc_opt.zero_grad();
+    }
+    gen_opt.zero_grad();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradient reset runs on every micro-batch of an accumulation window of N = g_accum = 4; {{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES: {{^}}    }{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    auto g_loss = torch::softplus(-disc->forward(fake)).mean() / g_accum;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    g_loss.backward();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    if ((i + 1) % g_accum == 0) {{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      gen_opt.step();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}      gen_opt.zero_grad();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+    auto g_loss = torch::softplus(-disc->forward(fake)).mean() / g_accum;
+    g_loss.backward();
+    if ((i + 1) % g_accum == 0)
+      gen_opt.step();
+  }
+}
