@@ -82,7 +82,8 @@ bool usesLibraryNamespace(clang::ASTContext &context, const std::vector<clang::D
     bool VisitUsingDirectiveDecl(clang::UsingDirectiveDecl *directive) {
       const clang::NamespaceDecl *ns = directive->getNominatedNamespace();
       if (ns && !isUserCode(sm, ns->getLocation())) {
-        llvm::StringRef outermost = llvm::StringRef(ns->getQualifiedNameAsString()).split("::").first;
+        llvm::StringRef outermost =
+            llvm::StringRef(ns->getQualifiedNameAsString()).split("::").first;
         found = llvm::is_contained({"torch", "at", "c10", "c10d", "caffe2"}, outermost);
       }
       return !found;
@@ -334,10 +335,10 @@ void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::str
     result.errors.push_back(
         {displayName, "does not parse: " + first.message, first.line, first.column});
   else
-    result.errors.push_back({displayName, "does not parse: " +
-                                              llvm::sys::path::filename(first.file).str() + ":" +
-                                              std::to_string(first.line) + ":" +
-                                              std::to_string(first.column) + ": " + first.message});
+    result.errors.push_back(
+        {displayName, "does not parse: " + llvm::sys::path::filename(first.file).str() + ":" +
+                          std::to_string(first.line) + ":" + std::to_string(first.column) + ": " +
+                          first.message});
   for (Diagnostic &diagnostic : result.diagnostics)
     diagnostic.fix.reset();
 }

@@ -9,8 +9,8 @@ namespace {
 
 /// The top-level folders of LibTorch's public include paths.
 bool isLibTorchRoot(llvm::StringRef component) {
-  return component == "torch" || component == "ATen" || component == "c10" ||
-         component == "c10d" || component == "caffe2";
+  return component == "torch" || component == "ATen" || component == "c10" || component == "c10d" ||
+         component == "caffe2";
 }
 
 } // namespace

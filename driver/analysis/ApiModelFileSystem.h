@@ -23,8 +23,7 @@ public:
   ApiModelFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base, std::string modelDir);
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
-  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
-  openFileForRead(const llvm::Twine &path) override;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override;
 
   /// The placeholders served so far, as include paths ("ATen/autocast_mode.h").
   std::set<std::string> servedHeaders() const;

@@ -166,8 +166,7 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
   // A file with errors is still analysed, on the AST Clang recovers: no
   // typo correction (it would put a different, declared name in the AST) and
   // no stop after the default 20 errors.
-  std::vector<std::string> extra = {"-w", "-Wno-error", "-fno-spell-checking",
-                                    "-ferror-limit=500"};
+  std::vector<std::string> extra = {"-w", "-Wno-error", "-fno-spell-checking", "-ferror-limit=500"};
   bool haveResourceDir = false;
   for (const std::string &arg : args)
     haveResourceDir = haveResourceDir || arg.rfind("-resource-dir", 0) == 0;

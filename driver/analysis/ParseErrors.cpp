@@ -3,8 +3,8 @@
 #include "driver/cache/PreambleCache.h"
 
 #include "clang/AST/Decl.h"
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/DeclBase.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/NestedNameSpecifier.h"
 #include "clang/AST/Type.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -82,8 +82,8 @@ bool ParseErrorCollector::argumentInApiModel(const clang::Diagnostic &info, unsi
         reinterpret_cast<const clang::DeclContext *>(info.getRawArg(index)));
     break;
   case clang::DiagnosticsEngine::ak_qualtype:
-    decl = declOfType(clang::QualType::getFromOpaquePtr(
-        reinterpret_cast<void *>(info.getRawArg(index))));
+    decl = declOfType(
+        clang::QualType::getFromOpaquePtr(reinterpret_cast<void *>(info.getRawArg(index))));
     break;
   case clang::DiagnosticsEngine::ak_nestednamespec: {
     const auto *specifier =
@@ -94,8 +94,7 @@ bool ParseErrorCollector::argumentInApiModel(const clang::Diagnostic &info, unsi
       decl = declOfType(clang::QualType(specifier->getAsType(), 0));
     break;
   }
-  default:
-    break;
+  default: break;
   }
   // A namespace is reopened in many files: any of its declarations counts.
   if (const auto *ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(decl)) {

@@ -17,8 +17,8 @@ struct ParseError {
   std::string message; ///< Clang's text, on one line
   std::string file;    ///< presumed file name of the expansion location ("" when none)
   unsigned line = 0, column = 0;
-  bool syntax = false;          ///< a lexer, preprocessor or parser error
-  bool undeclaredName = false;  ///< an undeclared identifier or unknown type name
+  bool syntax = false;           ///< a lexer, preprocessor or parser error
+  bool undeclaredName = false;   ///< an undeclared identifier or unknown type name
   bool mentionsApiModel = false; ///< raised in, or names a declaration of, the API model
 };
 

@@ -83,9 +83,9 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
       "-D", "-U",  "-I",  "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-Xclang",
       "-x", "-MF", "-MT", "-MQ",      "-o",      "-target",    "--target", "-isysroot"};
   // Headers too: a header analysed as the main file is an input as well.
-  static const char *const sourceExtensions[] = {
-      ".cpp", ".cc", ".cxx", ".c++", ".cp",  ".C", ".CPP", ".c",   ".cu",
-      ".ixx", ".cppm", ".h",   ".hh",  ".hpp", ".hxx", ".h++", ".cuh", ".H"};
+  static const char *const sourceExtensions[] = {".cpp", ".cc",  ".cxx", ".c++", ".cp",   ".C",
+                                                 ".CPP", ".c",   ".cu",  ".ixx", ".cppm", ".h",
+                                                 ".hh",  ".hpp", ".hxx", ".h++", ".cuh",  ".H"};
   std::vector<std::string> kept;
   for (size_t i = 0; i < args.size(); ++i) {
     llvm::StringRef arg = args[i];

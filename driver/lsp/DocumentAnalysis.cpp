@@ -59,7 +59,7 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
     std::string error = analysis.errors.front().message;
     if (error != document.lastLoggedError)
       logToClient(kMessageWarning, job.path + ": " + error +
-                                      " (the findings of the code Clang recovered are shown)");
+                                       " (the findings of the code Clang recovered are shown)");
     document.lastLoggedError = error;
   } else {
     document.lastLoggedError.clear();

@@ -268,9 +268,8 @@ public:
 
   /// A toolExecutionNotification for a file-level error or note.
   Json notificationFor(const FileError &error, const char *id, const char *level) {
-    Json notification = {{"descriptor", {{"id", id}}},
-                         {"level", level},
-                         {"message", {{"text", error.message}}}};
+    Json notification = {
+        {"descriptor", {{"id", id}}}, {"level", level}, {"message", {{"text", error.message}}}};
     if (!error.file.empty()) {
       Json physical = {{"artifactLocation", artifactLocation(error.file)}};
       if (error.line) {
