@@ -209,11 +209,27 @@ void ValueFacts::aliasDecls(ResolvedExpr value,
     const ValueDecl *decl = referencedDecl(value);
     if (!decl || !out.insert(decl).second)
       return;
-    // `const int n = cfg.accum_steps;` makes n an alias of the field.
-    auto *var = dyn_cast<VarDecl>(decl);
-    if (!var || isa<ParmVarDecl>(var) || !var->getInit())
+    // `const int n = cfg.accum_steps;` makes n an alias of the field; a field
+    // written once, from a constructor's parameter (`this->steps = steps;` or
+    // `steps_(steps)`), is an alias of that parameter.
+    const Expr *init = nullptr;
+    if (auto *var = dyn_cast<VarDecl>(decl)) {
+      if (!isa<ParmVarDecl>(var))
+        init = var->getInit();
+    } else if (auto *field = dyn_cast<FieldDecl>(decl)) {
+      const std::vector<ValueOrigin> &origins = originsOf(field);
+      if (origins.size() == 1 && (origins.front().kind == ValueOrigin::Init ||
+                                  origins.front().kind == ValueOrigin::Assign)) {
+        auto *ref = dyn_cast<DeclRefExpr>(stripCasts(origins.front().value));
+        auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+        if (param && isa<CXXConstructorDecl>(param->getDeclContext()) &&
+            cast<CXXConstructorDecl>(param->getDeclContext())->getParent() == field->getParent())
+          init = ref;
+      }
+    }
+    if (!init)
       return;
-    const Expr *init = stripCasts(var->getInit());
+    init = stripCasts(init);
     if (!isa<DeclRefExpr>(init) && !isa<MemberExpr>(init))
       return;
     value = {init, nullptr};

@@ -37,14 +37,18 @@ public:
   bool VisitBinaryOperator(BinaryOperator *op) {
     if (!op->isAssignmentOp() || !writesCounter(op->getLHS()))
       return true;
-    if (op->getOpcode() == BO_AddAssign)
-      reset_ = reset_ || facts_.constantInt({op->getRHS(), nullptr}).value_or(1) <= 0;
-    else if (op->getOpcode() != BO_Assign || !incrementsCounter(op->getRHS()))
+    if (op->getOpcode() == BO_AddAssign) {
+      std::optional<int64_t> amount = facts_.constantInt({op->getRHS(), nullptr});
+      reset_ = reset_ || amount.value_or(1) <= 0;
+      notByOne_ = notByOne_ || amount != 1;
+    } else if (op->getOpcode() != BO_Assign || !incrementsCounter(op->getRHS())) {
       reset_ = true;
+    }
     return true;
   }
 
   bool reset() const { return reset_; }
+  bool advancedByOtherThanOne() const { return notByOne_; }
 
 private:
   bool writesCounter(const Expr *expr) const {
@@ -58,12 +62,17 @@ private:
     const Expr *other = writesCounter(add->getLHS())   ? add->getRHS()
                         : writesCounter(add->getRHS()) ? add->getLHS()
                                                        : nullptr;
-    return other && facts_.constantInt({other, nullptr}).value_or(1) > 0;
+    if (!other)
+      return false;
+    std::optional<int64_t> amount = facts_.constantInt({other, nullptr});
+    notByOne_ = notByOne_ || amount != 1;
+    return amount.value_or(1) > 0;
   }
 
   const ValueDecl *counter_;
   ValueFacts &facts_;
   bool reset_ = false;
+  mutable bool notByOne_ = false; ///< `+= x.size(0)`, `c = c + 2`: not one per micro-batch
 };
 
 } // namespace
@@ -74,6 +83,14 @@ bool onlyIncremented(const ValueDecl *counter, ValueFacts &facts) {
   CounterWriteFinder finder(counter, facts);
   finder.TraverseDecl(facts.context().getTranslationUnitDecl());
   return !finder.reset();
+}
+
+bool advancedByOtherThanOne(const ValueDecl *counter, ValueFacts &facts) {
+  if (!counter)
+    return false;
+  CounterWriteFinder finder(counter, facts);
+  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
+  return finder.advancedByOtherThanOne();
 }
 
 } // namespace gradlint::builder

@@ -149,5 +149,8 @@ std::vector<std::vector<RawEvent>> splitByOptimizer(ValueFacts &facts,
 /// increments it (`++c`, `c += 1`, `c = c + 1`): it is never reset, so a
 /// threshold on it (`c > CAPACITY`) holds on every iteration once passed.
 bool onlyIncremented(const clang::ValueDecl *counter, ValueFacts &facts);
+/// Whether some write adds anything but 1 to the counter (`samples += x.size(0)`):
+/// it then counts samples or tokens, not micro-batches, and N is not its limit.
+bool advancedByOtherThanOne(const clang::ValueDecl *counter, ValueFacts &facts);
 
 } // namespace gradlint::builder

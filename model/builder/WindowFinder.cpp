@@ -232,6 +232,10 @@ std::optional<std::pair<WindowPattern, Guard>> windowGuardOf(ValueFacts &facts,
     // steps on every iteration once past the threshold: no window.
     if (parsed->pattern.threshold && onlyIncremented(parsed->pattern.counter, facts))
       continue;
+    // `samples += x.size(0); if (samples >= 256)`: a window of 256 samples, not of
+    // 256 micro-batches; how many micro-batches is not known, so no window is claimed.
+    if (advancedByOtherThanOne(parsed->pattern.counter, facts))
+      continue;
     return std::make_pair(parsed->pattern, guard);
   }
   return std::nullopt;

@@ -28,6 +28,10 @@ import time
 MODES = ("model", "real")
 REAL_HEADER_FLAGS = ["-isystem", "/usr/include/torch/csrc/api/include", "-DUSE_C10D_GLOO",
                      "-isystem", "/usr/include/torch/csrc/distributed"]
+# Third-party headers the projects use, in both modes where installed (Debian's
+# libopencv-dev puts OpenCV under opencv4/; Boost and jsoncpp need no flag).
+THIRD_PARTY_FLAGS = [flag for path in ["/usr/include/opencv4"] if os.path.isdir(path)
+                     for flag in ("-isystem", path)]
 TIMEOUT_S = 300
 LIBTORCH_HEADER = re.compile(r"^(torch|ATen|c10|caffe2)/")
 HEADER_NOT_FOUND = re.compile(r"'([^']+)' file not found")
@@ -139,6 +143,7 @@ def run_one(gradlint, repo_root, entry, mode):
         command += ["-x", "c++"]  # a header alone would be parsed as C
     command += ["-I" + os.path.join(repo_root, d) for d in entry["include_dirs"]]
     command += ["-D" + d for d in entry["defines"]]
+    command += THIRD_PARTY_FLAGS
     if mode == "real":
         command += REAL_HEADER_FLAGS
     started = time.time()
@@ -258,13 +263,20 @@ def main():
     parser.add_argument("--mirror", default="/work/.mirror")
     parser.add_argument("--work", default="/tmp/gradlint-corpus")
     parser.add_argument("--json", dest="json_out")
-    parser.add_argument("--only", help="owner/name of one repository")
+    parser.add_argument("--only", nargs="+", metavar="OWNER/NAME",
+                        help="run these repositories only")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="comma-separated header modes to run (default: model,real); "
+                        "--from-json merges runs of different modes")
     parser.add_argument("-j", type=int, default=1, dest="jobs")
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     manifest = json.load(open(os.path.join(here, "manifest.json")))
     if args.only:
-        manifest = [r for r in manifest if r["repo"] == args.only]
+        manifest = [r for r in manifest if r["repo"] in args.only]
+    modes = [m for m in args.modes.split(",") if m]
+    if not set(modes) <= set(MODES):
+        parser.error("--modes: choose from " + ",".join(MODES))
     if args.from_json:
         saved = {"results": [], "skipped": {}, "walls": {}}
         for path in args.from_json:  # several partial runs make one report
@@ -298,7 +310,7 @@ def main():
                 entry["include_dirs"] = repo["include_dirs"] + entry.get("include_dirs", [])
                 entry["defines"] = repo.get("defines", []) + entry.get("defines", [])
                 entry["std"] = repo.get("std", "c++17")
-                for mode in MODES:
+                for mode in modes:
                     jobs.append(pool.submit(run_one, gradlint, root, entry, mode))
             for job in jobs:
                 result = job.result()
