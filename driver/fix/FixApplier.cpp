@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -252,6 +253,14 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
       editsByFile[edit.file].push_back({edit, order++});
     chosen.push_back(&diagnostic);
   }
+
+  // Test seam (test_cases/fixits/fix_safety_tests.py only): a shell command run
+  // once after the analysis and before any fixed file is written, so that a
+  // test can change a file, or line up two runs, in that window.
+  if (!editsByFile.empty())
+    if (const char *command = std::getenv("GRADLINT_TEST_BEFORE_FIX_WRITE"))
+      if (*command && std::system(command) == -1)
+        report.errors.push_back({"GRADLINT_TEST_BEFORE_FIX_WRITE", "cannot run the command"});
 
   std::map<std::string, bool> fileOk;
   for (auto &[file, edits] : editsByFile) {
