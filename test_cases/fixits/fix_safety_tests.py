@@ -143,6 +143,8 @@ def run_tests(tmp):
                   errors == stale, err[-1500:])
             check(f"{label}: run {index}'s errors each name one of the files",
                   all(any(line.startswith(p + ": ") for p in paths) for line in stale), stale)
+        print(f"{label}: exits {[code for code, _, _ in outcomes]}, "
+              f"{lost} files reported as changed by the other run")
         if synchronised:
             # Both analysed the originals: each file is fixed by one run and
             # reported as changed by the other.
@@ -262,6 +264,24 @@ def run_tests(tmp):
               and stat.S_IMODE(info.st_mode) == 0o644, (info, read(protected)[:200]))
         check("not writable: the user's own file is still fixed",
               read(mine) == reference[SOURCES[3]], run.stderr)
+
+        # Writable through its group, owned by root: fixed in place (the
+        # user cannot give a new file root's ownership), owner and mode kept.
+        shared = os.path.join(directory, "group_writable.cpp")
+        shutil.copy(SOURCES[4], shared)
+        os.chown(shared, 0, NOBODY)
+        os.chmod(shared, 0o664)
+        inode = os.stat(shared).st_ino
+        run = gradlint("--no-cache", "--fix", shared, user=NOBODY)
+        info = os.stat(shared)
+        check("group-writable: fixed", run.returncode in (0, 1)
+              and read(shared) == reference[SOURCES[4]], run.stderr)
+        check("group-writable: owner, group, mode and inode kept",
+              (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode), info.st_ino)
+              == (0, NOBODY, 0o664, inode), info)
+        check("group-writable: no temporary file is left",
+              sorted(os.listdir(directory)) == ["group_writable.cpp", "mine.cpp", "root_owned.cpp"],
+              os.listdir(directory))
     else:
         print("skipped: a file the user cannot write (needs root and setpriv to run as nobody)")
 
