@@ -244,7 +244,19 @@ std::string unifiedDiff(const std::string &path, const std::string &before,
 
 FixReport processFixes(RunResult &result, const FixSettings &settings) {
   FixReport report;
+  // One file under several names (a symbolic link, "./a.cpp" and "a.cpp") is
+  // fixed once: the edits are grouped by the real file, each with its names.
   std::map<std::string, std::vector<ChosenEdit>> editsByFile;
+  std::map<std::string, std::vector<std::string>> namesOf;
+  std::map<std::string, std::string> realFiles;
+  auto realFileOf = [&](const std::string &name) -> const std::string & {
+    auto known = realFiles.find(name);
+    if (known != realFiles.end())
+      return known->second;
+    const std::string &real = realFiles[name] = realPathOf(name);
+    namesOf[real].push_back(name);
+    return real;
+  };
   std::map<std::string, std::string> contents;
   std::vector<Diagnostic *> chosen;
   size_t order = 0;
@@ -256,15 +268,18 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
       continue;
     }
     bool clash = false;
-    for (const TextEdit &edit : diagnostic.fix->edits)
-      for (const ChosenEdit &other : editsByFile[edit.file])
-        clash = clash || overlaps(edit, other.edit);
+    for (const TextEdit &edit : diagnostic.fix->edits) {
+      auto chosenHere = editsByFile.find(realFileOf(edit.file));
+      if (chosenHere != editsByFile.end())
+        for (const ChosenEdit &other : chosenHere->second)
+          clash = clash || overlaps(edit, other.edit);
+    }
     if (clash) {
       ++report.refusedOverlap;
       continue;
     }
     for (const TextEdit &edit : diagnostic.fix->edits)
-      editsByFile[edit.file].push_back({edit, order++});
+      editsByFile[realFileOf(edit.file)].push_back({edit, order++});
     chosen.push_back(&diagnostic);
   }
 
@@ -276,19 +291,8 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
       if (*command && std::system(command) == -1)
         report.errors.push_back({"GRADLINT_TEST_BEFORE_FIX_WRITE", "cannot run the command"});
 
-  // One file under several names (a symbolic link, "./a.cpp" and "a.cpp") is
-  // fixed once: the edits are grouped by the real file.
-  std::map<std::string, std::vector<std::string>> namesOf;
-  std::map<std::string, std::vector<ChosenEdit>> editsByRealFile;
-  for (auto &[file, edits] : editsByFile) {
-    std::string key = realPathOf(file);
-    namesOf[key].push_back(file);
-    auto &all = editsByRealFile[key];
-    all.insert(all.end(), edits.begin(), edits.end());
-  }
-
   std::map<std::string, bool> fileOk;
-  for (auto &[key, edits] : editsByRealFile) {
+  for (auto &[key, edits] : editsByFile) {
     const std::string &file = namesOf[key].front(); // the name errors give
     for (const std::string &name : namesOf[key])
       fileOk[name] = false;
