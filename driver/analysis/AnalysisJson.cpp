@@ -26,15 +26,19 @@ Location locationFrom(const Json &json) {
 
 Json fixJson(const FixIt &fix) {
   Json edits = Json::array();
-  for (const TextEdit &edit : fix.edits)
-    edits.push_back({{"file", edit.file},
-                     {"offset", edit.offset},
-                     {"length", edit.length},
-                     {"line", edit.line},
-                     {"column", edit.column},
-                     {"end_line", edit.endLine},
-                     {"end_column", edit.endColumn},
-                     {"replacement", edit.replacement}});
+  for (const TextEdit &edit : fix.edits) {
+    Json item = {{"file", edit.file},
+                 {"offset", edit.offset},
+                 {"length", edit.length},
+                 {"line", edit.line},
+                 {"column", edit.column},
+                 {"end_line", edit.endLine},
+                 {"end_column", edit.endColumn},
+                 {"replacement", edit.replacement}};
+    if (edit.contentHash)
+      item["content_hash"] = *edit.contentHash;
+    edits.push_back(std::move(item));
+  }
   return {{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}};
 }
 
@@ -52,6 +56,8 @@ FixIt fixFrom(const Json &json) {
     item.at("end_line").get_to(edit.endLine);
     item.at("end_column").get_to(edit.endColumn);
     item.at("replacement").get_to(edit.replacement);
+    if (item.contains("content_hash"))
+      edit.contentHash = item.at("content_hash").get<uint64_t>();
     fix.edits.push_back(std::move(edit));
   }
   return fix;

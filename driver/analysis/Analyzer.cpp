@@ -24,6 +24,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
+
+#include <map>
 
 namespace gradlint {
 
@@ -245,12 +248,29 @@ private:
       text.endLine = to.line;
       text.endColumn = to.column;
       text.replacement = edit.replacement;
+      text.contentHash = contentHash(sm, sm.getFileID(begin));
       resolved.edits.push_back(std::move(text));
     }
     return resolved;
   }
 
+  /// xxh3-64 of the text Clang parsed for `file` (what the edits' offsets
+  /// refer to), computed once per file.
+  std::optional<uint64_t> contentHash(const clang::SourceManager &sm, clang::FileID file) const {
+    auto known = hashes_.find(file);
+    if (known != hashes_.end())
+      return known->second;
+    bool invalid = false;
+    llvm::StringRef text = sm.getBufferData(file, &invalid);
+    std::optional<uint64_t> hash;
+    if (!invalid)
+      hash = llvm::xxh3_64bits(text);
+    hashes_[file] = hash;
+    return hash;
+  }
+
   const TranslationUnitJob &job_;
+  mutable std::map<clang::FileID, std::optional<uint64_t>> hashes_;
 };
 
 class AnalysisAction : public clang::ASTFrontendAction {

@@ -4,6 +4,7 @@
 
 #include "confirm/Confirmation.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct TextEdit {
   unsigned length = 0;
   unsigned line = 0, column = 0, endLine = 0, endColumn = 0;
   std::string replacement;
+  /// xxh3-64 of `file`'s contents as the analysis read them (the text the
+  /// offsets refer to); --fix writes nothing when the file no longer has it.
+  std::optional<uint64_t> contentHash;
 };
 
 /// A fix-it. Unsafe fixes (they may change behaviour the check cannot see)

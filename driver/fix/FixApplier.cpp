@@ -6,8 +6,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -38,6 +40,19 @@ std::optional<std::string> readFile(const std::string &path, std::string &error)
     return std::nullopt;
   }
   return (*buffer)->getBuffer().str();
+}
+
+std::string absolutePath(const std::string &path);
+
+const char *const kChangedSinceAnalysed = "changed since it was analysed; no fix applied";
+
+/// The file `path` names, through symbolic links; `path` made absolute when
+/// it does not resolve (the error comes when it is read).
+std::string realPathOf(const std::string &path) {
+  llvm::SmallString<256> real;
+  if (!llvm::sys::fs::real_path(path, real))
+    return std::string(real);
+  return absolutePath(path);
 }
 
 std::string yamlString(const std::string &text) {
@@ -229,7 +244,19 @@ std::string unifiedDiff(const std::string &path, const std::string &before,
 
 FixReport processFixes(RunResult &result, const FixSettings &settings) {
   FixReport report;
+  // One file under several names (a symbolic link, "./a.cpp" and "a.cpp") is
+  // fixed once: the edits are grouped by the real file, each with its names.
   std::map<std::string, std::vector<ChosenEdit>> editsByFile;
+  std::map<std::string, std::vector<std::string>> namesOf;
+  std::map<std::string, std::string> realFiles;
+  auto realFileOf = [&](const std::string &name) -> const std::string & {
+    auto known = realFiles.find(name);
+    if (known != realFiles.end())
+      return known->second;
+    const std::string &real = realFiles[name] = realPathOf(name);
+    namesOf[real].push_back(name);
+    return real;
+  };
   std::map<std::string, std::string> contents;
   std::vector<Diagnostic *> chosen;
   size_t order = 0;
@@ -241,28 +268,61 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
       continue;
     }
     bool clash = false;
-    for (const TextEdit &edit : diagnostic.fix->edits)
-      for (const ChosenEdit &other : editsByFile[edit.file])
-        clash = clash || overlaps(edit, other.edit);
+    for (const TextEdit &edit : diagnostic.fix->edits) {
+      auto chosenHere = editsByFile.find(realFileOf(edit.file));
+      if (chosenHere != editsByFile.end())
+        for (const ChosenEdit &other : chosenHere->second)
+          clash = clash || overlaps(edit, other.edit);
+    }
     if (clash) {
       ++report.refusedOverlap;
       continue;
     }
     for (const TextEdit &edit : diagnostic.fix->edits)
-      editsByFile[edit.file].push_back({edit, order++});
+      editsByFile[realFileOf(edit.file)].push_back({edit, order++});
     chosen.push_back(&diagnostic);
   }
 
+  // Test seam (test_cases/fixits/fix_safety_tests.py only): a shell command run
+  // once after the analysis and before any fixed file is written, so that a
+  // test can change a file, or line up two runs, in that window.
+  if (!editsByFile.empty())
+    if (const char *command = std::getenv("GRADLINT_TEST_BEFORE_FIX_WRITE"))
+      if (*command && std::system(command) == -1)
+        report.errors.push_back({"GRADLINT_TEST_BEFORE_FIX_WRITE", "cannot run the command"});
+
   std::map<std::string, bool> fileOk;
-  for (auto &[file, edits] : editsByFile) {
+  for (auto &[key, edits] : editsByFile) {
+    const std::string &file = namesOf[key].front(); // the name errors give
+    for (const std::string &name : namesOf[key])
+      fileOk[name] = false;
+    // --fix reads the file under its lock, held until the fixed text is written.
+    LockedFile locked;
     std::string error;
-    std::optional<std::string> before = readFile(file, error);
-    fileOk[file] = false;
+    std::optional<std::string> before;
+    if (settings.apply && !settings.dryRun) {
+      if (auto failure = locked.open(file))
+        error = *failure;
+      else
+        before = locked.contents();
+    } else {
+      before = readFile(file, error);
+    }
     if (!before) {
       report.errors.push_back({file, error});
       continue;
     }
-    contents[file] = *before;
+    // Only the text the analysis read: the edits' offsets refer to it.
+    uint64_t hash = llvm::xxh3_64bits(*before);
+    bool analysed = true;
+    for (const ChosenEdit &chosenEdit : edits)
+      analysed = analysed && chosenEdit.edit.contentHash == hash;
+    if (!analysed) {
+      report.errors.push_back({file, kChangedSinceAnalysed});
+      continue;
+    }
+    for (const std::string &name : namesOf[key])
+      contents[name] = *before;
     std::stable_sort(edits.begin(), edits.end(), [](const ChosenEdit &a, const ChosenEdit &b) {
       return a.edit.offset != b.edit.offset ? a.edit.offset < b.edit.offset : a.order < b.order;
     });
@@ -272,7 +332,7 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
     for (const ChosenEdit &chosenEdit : edits) {
       const TextEdit &edit = chosenEdit.edit;
       if (edit.offset < cursor || edit.offset + edit.length > before->size()) {
-        stale = true; // the file changed since it was analysed
+        stale = true; // cannot happen with the analysed text; never write a guess
         break;
       }
       after += before->substr(cursor, edit.offset - cursor);
@@ -280,20 +340,20 @@ FixReport processFixes(RunResult &result, const FixSettings &settings) {
       cursor = edit.offset + edit.length;
     }
     if (stale) {
-      report.errors.push_back({file, "the file changed since it was analysed; not fixed"});
+      report.errors.push_back({file, kChangedSinceAnalysed});
       continue;
     }
     after += before->substr(cursor);
     if (settings.dryRun) {
       report.diff += unifiedDiff(file, *before, after);
-    } else if (settings.apply) {
-      if (auto error =
-              writeFileAtomically(file, after, "the fixed file", /*keepPermissions=*/true)) {
-        report.errors.push_back({file, *error});
+    } else if (settings.apply && after != *before) {
+      if (auto failure = locked.replace(after)) {
+        report.errors.push_back({file, *failure});
         continue;
       }
     }
-    fileOk[file] = true;
+    for (const std::string &name : namesOf[key])
+      fileOk[name] = true;
     if (after != *before)
       ++report.filesChanged;
   }
