@@ -29,6 +29,28 @@ std::string escapeFormat(const std::string &text) {
   return out;
 }
 
+/// clang's fix-it merging (EditedSource::adjustRemoval) widens a pure removal by
+/// one character when the text after it starts with a space: removing a whole
+/// line "  stmt;\n" before an indented line of code would eat one space of that
+/// line's indentation. The same removal written one character earlier,
+/// "\n  stmt;", leaves the same text and is not widened.
+clang::CharSourceRange removalClangKeepsExact(const SourceEdit &edit,
+                                              const clang::SourceManager &sm) {
+  if (!edit.replacement.empty() || !edit.range.isCharRange())
+    return edit.range;
+  auto [file, begin] = sm.getDecomposedLoc(edit.range.getBegin());
+  auto [endFile, end] = sm.getDecomposedLoc(edit.range.getEnd());
+  bool invalid = false;
+  llvm::StringRef text = sm.getBufferData(file, &invalid);
+  if (invalid || file != endFile || begin == 0 || end <= begin || end >= text.size())
+    return edit.range;
+  bool wholeLines = text[begin - 1] == '\n' && text[end - 1] == '\n';
+  if (!wholeLines || (text[end] != ' ' && text[end] != '\t'))
+    return edit.range;
+  return clang::CharSourceRange::getCharRange(edit.range.getBegin().getLocWithOffset(-1),
+                                              edit.range.getEnd().getLocWithOffset(-1));
+}
+
 class GradlintTidyCheck : public clang::tidy::ClangTidyCheck {
 public:
   GradlintTidyCheck(llvm::StringRef name, clang::tidy::ClangTidyContext *context,
@@ -67,18 +89,19 @@ public:
     for (const TrainingLoop &loop : model.loops)
       check->check(loop, checkContext);
     for (const Finding &finding : findings)
-      report(finding);
+      report(finding, context.getSourceManager());
   }
 
 private:
-  void report(const Finding &finding) {
+  void report(const Finding &finding, const clang::SourceManager &sm) {
     {
       auto builder = diag(finding.loc, escapeFormat(finding.message));
       // clang-tidy's --fix applies every fix-it it gets: unsafe fixes are
       // described in a note instead, as the CLI applies them only on request.
       if (finding.fix && finding.fix->safe)
         for (const SourceEdit &edit : finding.fix->edits)
-          builder << clang::FixItHint::CreateReplacement(edit.range, edit.replacement);
+          builder << clang::FixItHint::CreateReplacement(removalClangKeepsExact(edit, sm),
+                                                         edit.replacement);
     }
     for (const FindingNote &note : finding.notes)
       diag(note.loc, escapeFormat(note.message), clang::DiagnosticIDs::Note);

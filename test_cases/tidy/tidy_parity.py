@@ -24,12 +24,6 @@ FLAGS = ["--", "-std=c++17", "-isystem", API_MODEL]
 LINE = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$")
 
 
-def tidy(files, *extra):
-    run = subprocess.run([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
-                          *extra, *files, *FLAGS], capture_output=True, text=True)
-    return run
-
-
 def tidy_findings(output):
     """{(file, line, col, check, message): [notes]} from clang-tidy's output."""
     findings, current = {}, None
@@ -92,22 +86,33 @@ for key in sorted(set(expected) | set(actual)):
 
 # clang-tidy --fix applies the safe fix-its exactly as gradlint --fix does.
 with tempfile.TemporaryDirectory() as scratch:
-    pairs = []
-    for source in sorted(glob.glob(os.path.join(ROOT, "examples", "*_buggy.cpp"))):
-        name = os.path.basename(source)
+    pairs, source_of = [], {}
+    # The buggy examples, the plugin's own fix cases, and every test case whose
+    # safe fix is pinned (CHECK-FIXES): the lines around each fix vary there.
+    fix_sources = sorted(glob.glob(os.path.join(ROOT, "examples", "*_buggy.cpp")))
+    fix_sources += sorted(glob.glob(os.path.join(ROOT, "test_cases", "tidy", "fix_*.cpp")))
+    fix_sources += [s for s in sources if "// CHECK-FIXES:" in open(s).read()]
+    for source in fix_sources:
+        name = os.path.relpath(source, ROOT).replace(os.sep, "__")
+        source_of[name] = source
         for tool in ("tidy", "cli"):
             os.makedirs(os.path.join(scratch, tool), exist_ok=True)
             shutil.copy(source, os.path.join(scratch, tool, name))
         pairs.append(name)
     subprocess.run([GRADLINT, "--fix", *[os.path.join(scratch, "cli", n) for n in pairs]],
                    capture_output=True, text=True)
-    fixed = tidy([os.path.join(scratch, "tidy", n) for n in pairs], "--fix")
+    # Two clang-tidy processes again, each fixing its own files.
+    fixing = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
+                                "--fix", *[os.path.join(scratch, "tidy", n) for n in half],
+                                *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True) for half in (pairs[0::2], pairs[1::2])]
+    fix_stderr = "".join(p.communicate()[1] for p in fixing)
     for name in pairs:
         with open(os.path.join(scratch, "tidy", name)) as a, open(os.path.join(scratch, "cli", name)) as b:
             tidy_text, cli_text = a.read(), b.read()
-        with open(os.path.join(ROOT, "examples", name)) as original:
+        with open(source_of[name]) as original:
             changed = tidy_text != original.read()
-        check(f"{name}: clang-tidy --fix changes the file", changed, fixed.stderr[-400:])
+        check(f"{name}: clang-tidy --fix changes the file", changed, fix_stderr[-400:])
         check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
 
 sys.exit(summary())
