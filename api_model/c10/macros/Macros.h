@@ -53,3 +53,7 @@ using namespace c10;
 
 // Types the model declares but does not define (what generated signatures use).
 #include <c10/util/gradlint_model_types.h>
+// The standard headers LibTorch's headers include (see gradlint_std_headers.h).
+#ifndef GRADLINT_API_MODEL_MINIMAL_STD
+#include <c10/util/gradlint_std_headers.h>
+#endif
