@@ -18,3 +18,5 @@
 #include <ATen/TensorOperators.h>
 #include <ATen/core/Generator.h>
 #include <ATen/core/Reduction.h>
+// Free functions of at:: and c10:: generated from LibTorch 1.13.1.
+#include <ATen/gradlint_generated_aten_c10.h>

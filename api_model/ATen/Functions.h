@@ -305,7 +305,34 @@ TORCH_API at::Tensor soft_margin_loss(const at::Tensor& self, const at::Tensor& 
 TORCH_API at::Tensor poisson_nll_loss(const at::Tensor& input, const at::Tensor& target, bool log_input, bool full, double eps, int64_t reduction);
 TORCH_API at::Tensor triplet_margin_loss(const at::Tensor& anchor, const at::Tensor& positive, const at::Tensor& negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=false, int64_t reduction=at::Reduction::Mean);
 
+// at::tensor (ATen/ops/tensor.h): one set of overloads per scalar type, as LibTorch's macro.
+#define GRADLINT_MODEL_AT_TENSOR(T)                                                 \
+  TORCH_API Tensor tensor(ArrayRef<T> values, const TensorOptions& options);        \
+  TORCH_API Tensor tensor(std::initializer_list<T> values, const TensorOptions& options); \
+  TORCH_API Tensor tensor(T value, const TensorOptions& options);                   \
+  TORCH_API Tensor tensor(ArrayRef<T> values);                                      \
+  TORCH_API Tensor tensor(std::initializer_list<T> values);                         \
+  TORCH_API Tensor tensor(T value);
+GRADLINT_MODEL_AT_TENSOR(uint8_t)
+GRADLINT_MODEL_AT_TENSOR(int8_t)
+GRADLINT_MODEL_AT_TENSOR(int16_t)
+GRADLINT_MODEL_AT_TENSOR(int)
+GRADLINT_MODEL_AT_TENSOR(int64_t)
+GRADLINT_MODEL_AT_TENSOR(float)
+GRADLINT_MODEL_AT_TENSOR(double)
+GRADLINT_MODEL_AT_TENSOR(bool)
+GRADLINT_MODEL_AT_TENSOR(c10::Half)
+GRADLINT_MODEL_AT_TENSOR(c10::BFloat16)
+GRADLINT_MODEL_AT_TENSOR(c10::complex<float>)
+GRADLINT_MODEL_AT_TENSOR(c10::complex<double>)
+#undef GRADLINT_MODEL_AT_TENSOR
 // from_blob (ATen/Functions.h)
+class TORCH_API TensorMaker {
+ public:
+  using ContextDeleter = void (*)(void*);
+ public:
+#include <ATen/gradlint_generated_tensormaker_methods.inc>
+};
 TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::function<void(void*)>& deleter, const TensorOptions& options = {}, const c10::optional<Device> target_device = {});
 TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter, const TensorOptions& options = {});
 TORCH_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options = {});

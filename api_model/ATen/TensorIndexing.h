@@ -1,10 +1,14 @@
 #pragma once
 #include <ATen/core/Tensor.h>
 #include <c10/util/Optional.h>
+#include <iosfwd>
 #include <type_traits>
+#include <vector>
 
 namespace at {
 namespace indexing {
+const int64_t INDEX_MAX = 0x7fffffffffffffffLL;
+const int64_t INDEX_MIN = -INDEX_MAX - 1;
 enum class TensorIndexType { None, Ellipsis, Integer, Boolean, Slice, Tensor };
 constexpr c10::nullopt_t None = c10::nullopt;
 struct TORCH_API EllipsisIndexType final {
@@ -37,6 +41,11 @@ struct TORCH_API TensorIndex final {
   bool is_boolean() const;
   bool is_slice() const;
   bool is_tensor() const;
+ public:
+#include <ATen/gradlint_generated_tensorindex_methods.inc>
 };
+TORCH_API std::ostream& operator<<(std::ostream& stream, const Slice& slice);
+TORCH_API std::ostream& operator<<(std::ostream& stream, const TensorIndex& tensor_index);
+TORCH_API std::ostream& operator<<(std::ostream& stream, const std::vector<TensorIndex>& tensor_indices);
 } // namespace indexing
 } // namespace at

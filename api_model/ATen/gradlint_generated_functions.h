@@ -6,6 +6,7 @@
 #include <ATen/core/Tensor.h>
 
 namespace at {
+TORCH_API TensorMaker for_blob(void * data, IntArrayRef sizes) noexcept;
 TORCH_API at::Tensor& abs_(at::Tensor& self);
 TORCH_API at::Tensor absolute(const at::Tensor& self);
 TORCH_API at::Tensor acos(const at::Tensor& self);
@@ -307,10 +308,13 @@ TORCH_API at::Tensor igamma(const at::Tensor& self, const at::Tensor& other);
 TORCH_API at::Tensor igammac(const at::Tensor& self, const at::Tensor& other);
 TORCH_API at::Tensor im2col(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef dilation, at::IntArrayRef padding, at::IntArrayRef stride);
 TORCH_API at::Tensor imag(const at::Tensor& self);
+TORCH_API at::Tensor index(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices);
 TORCH_API at::Tensor index_add(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& source, const at::Scalar& alpha = 1);
 TORCH_API at::Tensor index_copy(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& source);
 TORCH_API at::Tensor index_fill(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Scalar& value);
 TORCH_API at::Tensor index_fill(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& value);
+TORCH_API at::Tensor& index_put_(at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices, const at::Tensor& values, bool accumulate = false);
+TORCH_API at::Tensor index_put(const at::Tensor& self, const c10::List<c10::optional<at::Tensor>>& indices, const at::Tensor& values, bool accumulate = false);
 TORCH_API at::Tensor index_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index, const at::Tensor& source, c10::string_view reduce, bool include_self = true);
 TORCH_API at::Tensor indices_copy(const at::Tensor& self);
 TORCH_API at::Tensor inner(const at::Tensor& self, const at::Tensor& other);
@@ -565,6 +569,7 @@ TORCH_API at::Tensor sinc(const at::Tensor& self);
 TORCH_API at::Tensor& sinc_(at::Tensor& self);
 TORCH_API at::Tensor sinh(const at::Tensor& self);
 TORCH_API at::Tensor& sinh_(at::Tensor& self);
+TORCH_API int64_t size(const at::Tensor& self, at::Dimname dim);
 TORCH_API at::Tensor slice(const at::Tensor& self, int64_t dim = 0, c10::optional<int64_t> start = {}, c10::optional<int64_t> end = {}, int64_t step = 1);
 TORCH_API at::Tensor slice_copy(const at::Tensor& self, int64_t dim = 0, c10::optional<int64_t> start = {}, c10::optional<int64_t> end = {}, int64_t step = 1);
 TORCH_API at::Tensor slice_scatter(const at::Tensor& self, const at::Tensor& src, int64_t dim = 0, c10::optional<int64_t> start = {}, c10::optional<int64_t> end = {}, int64_t step = 1);
@@ -705,6 +710,7 @@ TORCH_API ::std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, 
 TORCH_API ::std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, at::OptionalIntArrayRef dim, c10::optional<int64_t> correction, bool keepdim = false);
 TORCH_API at::Tensor stft(const at::Tensor& self, int64_t n_fft, c10::optional<int64_t> hop_length, c10::optional<int64_t> win_length, const c10::optional<at::Tensor>& window, bool normalized, c10::optional<bool> onesided = {}, c10::optional<bool> return_complex = {});
 TORCH_API at::Tensor stft(const at::Tensor& self, int64_t n_fft, c10::optional<int64_t> hop_length = {}, c10::optional<int64_t> win_length = {}, const c10::optional<at::Tensor>& window = { }, bool center = true, c10::string_view pad_mode = "reflect", bool normalized = false, c10::optional<bool> onesided = {}, c10::optional<bool> return_complex = {});
+TORCH_API int64_t stride(const at::Tensor& self, at::Dimname dim);
 TORCH_API at::Tensor subtract(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha = 1);
 TORCH_API at::Tensor subtract(const at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha = 1);
 TORCH_API ::std::tuple<at::Tensor, at::Tensor, at::Tensor> svd(const at::Tensor& self, bool some = true, bool compute_uv = true);

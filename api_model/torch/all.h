@@ -13,6 +13,8 @@
 #include <torch/version.h>
 // torch::special, linalg, fft and the other nn::functional functions, generated.
 #include <torch/gradlint_generated_namespaces.h>
+// Names of LibTorch 2.x that 1.13 lacks (torch::mps, scaled_dot_product_attention, ...).
+#include <torch/gradlint_libtorch2_names.h>
 
 // The real <torch/torch.h> transitively provides most of the standard library, and
 // training code relies on that (std::cout, std::map, std::sort, ...). Mirror it unless

@@ -1,4 +1,5 @@
 #pragma once
+#include <c10/macros/Macros.h>
 #include <cstdint>
 #include <initializer_list>
 #include <string>

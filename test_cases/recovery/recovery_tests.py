@@ -193,6 +193,54 @@ def test_header_as_main_file(tmp):
           first.stderr + second.stderr)
 
 
+# LibTorch 2.x names that 1.13 lacks but training code writes: the model declares them
+# (api_model/torch/gradlint_libtorch2_names.h), so such a file is analysed without errors
+# and without "not in the model" notes.
+LIBTORCH2 = """#include <torch/torch.h>
+#include <torch/mps.h>
+#include <torch/xpu.h>
+torch::Device pick_device() {
+  if (torch::mps::is_available()) {
+    torch::mps::manual_seed(0);
+    torch::mps::synchronize();
+    torch::mps::commit();
+    return torch::Device(torch::kMPS);
+  }
+  if (torch::xpu::is_available() && torch::xpu::device_count() > 0) return torch::Device(torch::kXPU);
+  torch::cuda::synchronize();
+  return torch::kCPU;
+}
+torch::Tensor attend(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v) {
+  auto a = torch::scaled_dot_product_attention(q, k, v, {}, 0.1, /*is_causal=*/true);
+  auto b = at::scaled_dot_product_attention(q, k, v, torch::ones({1}), 0.0, false, 0.125, true);
+  c10::SymInt n = q.sym_size(-1);
+  int64_t d = n.guard_int(__FILE__, __LINE__) + n.expect_int();
+  (void)n.maybe_as_int();
+  (void)n.is_heap_allocated();
+  return (a + b) / static_cast<double>(d);
+}
+void amp(torch::optim::SGD &opt, torch::Tensor loss) {
+  at::autocast::set_autocast_enabled(at::kCUDA, true);
+  at::autocast::set_autocast_dtype(at::kCUDA, at::kHalf);
+  (void)at::autocast::is_autocast_enabled(at::kCUDA);
+  (void)at::autocast::get_autocast_dtype(at::kCUDA);
+  torch::optim::ReduceLROnPlateauScheduler plateau(
+      opt, torch::optim::ReduceLROnPlateauScheduler::min, 0.5, 3);
+  plateau.step(loss.item<float>());
+}
+"""
+
+
+def test_libtorch2_names(tmp):
+    source = write(tmp, "libtorch2.cpp", LIBTORCH2 + LOOP)
+    code, document = analyse(source)
+    check("LibTorch 2.x names: exit 1 (findings), not 2", code == 1, (code, document))
+    check("LibTorch 2.x names: no error", document["errors"] == [], document["errors"])
+    check("LibTorch 2.x names: no model-gap note", not document.get("notes"), document.get("notes"))
+    check("LibTorch 2.x names: the loop's finding is reported",
+          checks_of(document) == [EXPECTED_CHECK], document)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_missing_names_are_notes(tmp)
@@ -202,6 +250,7 @@ def main():
         test_never_reaches_installed_libtorch(tmp)
         test_real_headers_mode(tmp)
         test_header_as_main_file(tmp)
+        test_libtorch2_names(tmp)
     return summary("recovery: ")
 
 

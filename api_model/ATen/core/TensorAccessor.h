@@ -3,6 +3,7 @@
 #include <c10/macros/Macros.h>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace at {
 template <typename T>
@@ -51,6 +52,9 @@ template <typename T, size_t N, template <typename U> class PtrTraits = DefaultP
 class GenericPackedTensorAccessorBase {
  public:
   typedef typename PtrTraits<T>::PtrType PtrType;
+  GenericPackedTensorAccessorBase(PtrType data_, const index_t* sizes_, const index_t* strides_);
+  template <typename source_index_t, class = typename std::enable_if<GRADLINT_MODEL_IS_SAME(source_index_t, int64_t)>::type>
+  GenericPackedTensorAccessorBase(PtrType data_, const source_index_t* sizes_, const source_index_t* strides_);
   index_t stride(index_t i) const;
   index_t size(index_t i) const;
   PtrType data();
@@ -61,6 +65,9 @@ template <typename T, size_t N, template <typename U> class PtrTraits = DefaultP
 class GenericPackedTensorAccessor : public GenericPackedTensorAccessorBase<T, N, PtrTraits, index_t> {
  public:
   typedef typename PtrTraits<T>::PtrType PtrType;
+  GenericPackedTensorAccessor(PtrType data_, const index_t* sizes_, const index_t* strides_);
+  template <typename source_index_t, class = typename std::enable_if<GRADLINT_MODEL_IS_SAME(source_index_t, int64_t)>::type>
+  GenericPackedTensorAccessor(PtrType data_, const source_index_t* sizes_, const source_index_t* strides_);
   TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i);
   const TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
   GenericPackedTensorAccessor<T, N, PtrTraits, index_t> transpose(index_t dim1, index_t dim2) const;

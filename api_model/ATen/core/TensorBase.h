@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace torch {
 namespace autograd {
@@ -123,6 +124,14 @@ class TORCH_API TensorBase {
   at::TensorBase variable_data() const;
   const std::shared_ptr<torch::autograd::Node>& grad_fn() const;
   void remove_hook(unsigned pos) const;
+  c10::SymInt sym_size(int64_t dim) const;
+  template <typename T>
+  using hook_return_void_t = std::enable_if_t<std::is_void<std::invoke_result_t<T&, TensorBase>>::value, unsigned>;
+  template <typename T>
+  using hook_return_var_t =
+      std::enable_if_t<std::is_same<std::invoke_result_t<T&, TensorBase>, TensorBase>::value, unsigned>;
+  template <typename T>
+  unsigned register_hook(T&& hook) const;
   bool is_leaf() const;
   int64_t output_nr() const;
   void set_data(const TensorBase& new_data) const;
@@ -137,6 +146,8 @@ class TORCH_API TensorBase {
 
  protected:
   void* impl_ = nullptr;  // model: c10::intrusive_ptr<TensorImpl, UndefinedTensorImpl>
+ public:
+#include <ATen/core/gradlint_generated_tensorbase_methods.inc>
 };
 
 } // namespace at

@@ -467,6 +467,10 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor variable_data() const;
 
   template <typename T>
+  using hook_return_void_t = std::enable_if_t<std::is_void<std::invoke_result_t<T&, Tensor>>::value, unsigned>;
+  template <typename T>
+  using hook_return_var_t = std::enable_if_t<std::is_same<std::invoke_result_t<T&, Tensor>, Tensor>::value, unsigned>;
+  template <typename T>
   unsigned register_hook(T&& hook) const;
 
   Tensor data() const;
@@ -481,6 +485,7 @@ class TORCH_API Tensor : public TensorBase {
             typename index_t = int64_t>
   GenericPackedTensorAccessor<T, N, PtrTraits, index_t> packed_accessor() const&;
   DeprecatedTypeProperties& type() const;
+  using TensorBase::sym_size;
   // The other methods of LibTorch 1.13.1 TensorBody.h, generated.
 #include <ATen/core/gradlint_generated_tensor_methods.inc>
 };

@@ -1,6 +1,8 @@
 #pragma once
 #include <ATen/core/TensorBody.h>
 #include <c10/util/intrusive_ptr.h>
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,44 @@ struct TORCH_API IValue final {
   bool toBool() const;
   std::vector<at::Tensor> toTensorVector() const;
   std::string tagKind() const;
+ public:
+#include <ATen/core/gradlint_generated_ivalue_methods.inc>
+};
+
+struct TORCH_API Capsule {
+  c10::intrusive_ptr<torch::CustomClassHolder> obj_ptr;
+  explicit Capsule(c10::intrusive_ptr<torch::CustomClassHolder> ptr);
+};
+template <typename T>
+struct OptionalArray {
+  c10::optional<std::vector<T>> list;
+  OptionalArray();
+  OptionalArray(std::vector<T> val);
+  OptionalArray& operator=(c10::optional<ArrayRef<T>> ref);
+  OptionalArray& operator=(c10::OptionalArrayRef<T> ref);
+  operator c10::OptionalArrayRef<T>();
+};
+namespace ivalue {
+struct TORCH_API ComplexHolder : c10::intrusive_ptr_target {
+  template <typename T>
+  ComplexHolder(c10::complex<T> c);
+  ComplexHolder(c10::complex<double> c);
+  c10::complex<double> val;
+};
+} // namespace ivalue
+using IValueComparator = std::function<bool(const IValue& a, const IValue& b)>;
+TORCH_API IValueComparator getLessThanComparator(const IValue& v);
+TORCH_API IValueComparator getGreaterThanComparator(const IValue& v);
+TORCH_API bool checkObjectSortSchema(const c10::ClassTypePtr& t, std::stringstream& why_not);
+
+struct TORCH_API WeakIValue final {
+  WeakIValue();
+  WeakIValue(const WeakIValue& rhs);
+  WeakIValue(WeakIValue&& rhs) noexcept;
+  ~WeakIValue();
+  WeakIValue(const IValue& rhs);
+ public:
+#include <ATen/core/gradlint_generated_weakivalue_methods.inc>
 };
 } // namespace c10
 

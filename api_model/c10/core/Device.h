@@ -28,6 +28,8 @@ struct C10_API Device final {
  private:
   DeviceType type_;
   DeviceIndex index_ = -1;
+ public:
+#include <c10/core/gradlint_generated_device_methods.inc>
 };
 
 C10_API std::ostream& operator<<(std::ostream& stream, const Device& device);

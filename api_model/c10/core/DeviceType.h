@@ -28,6 +28,7 @@ enum class DeviceType : int8_t {
   PrivateUse1 = 19,
   COMPILE_TIME_MAX_DEVICE_TYPES = 20,
 };
+constexpr int COMPILE_TIME_MAX_DEVICE_TYPES = static_cast<int>(DeviceType::COMPILE_TIME_MAX_DEVICE_TYPES);
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 constexpr DeviceType kHIP = DeviceType::HIP;

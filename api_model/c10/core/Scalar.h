@@ -42,6 +42,7 @@ class C10_API Scalar {
   at::BFloat16 toBFloat16() const;
   c10::complex<double> toComplexDouble() const;
   c10::complex<float> toComplexFloat() const;
+  c10::complex<c10::Half> toComplexHalf() const;
   template <typename T>
   T to() const;
   bool isFloatingPoint() const;
@@ -54,6 +55,8 @@ class C10_API Scalar {
   template <typename T>
   bool equal(T num) const;
   ScalarType type() const;
+ public:
+#include <c10/core/gradlint_generated_scalar_methods.inc>
 };
 
 C10_API std::ostream& operator<<(std::ostream& out, const Scalar& s);

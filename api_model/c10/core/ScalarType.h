@@ -32,6 +32,7 @@ enum class ScalarType : int8_t {
   Undefined,
   NumOptions
 };
+constexpr uint16_t NumScalarTypes = static_cast<uint16_t>(ScalarType::NumOptions);
 
 constexpr ScalarType kByte = ScalarType::Byte;
 constexpr ScalarType kChar = ScalarType::Char;

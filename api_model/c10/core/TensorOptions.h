@@ -52,6 +52,8 @@ struct C10_API TensorOptions {
   bool has_memory_format() const noexcept;
   c10::optional<MemoryFormat> memory_format_opt() const noexcept;
   TensorOptions merge_in(TensorOptions options) const noexcept;
+ public:
+#include <c10/core/gradlint_generated_tensoroptions_methods.inc>
 };
 
 TensorOptions dtype(caffe2::TypeMeta dtype);

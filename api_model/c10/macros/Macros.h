@@ -41,10 +41,19 @@
 #define GRADLINT_MODEL_IS_BASE_OF(B, D) ::std::is_base_of<B, D>::value
 #endif
 
-namespace c10 {}
+namespace c10 {
+namespace hip {}
+} // namespace c10
 namespace at {
 using namespace c10;
 }
 namespace caffe2 {
 using namespace c10;
 }
+
+// Types the model declares but does not define (what generated signatures use).
+#include <c10/util/gradlint_model_types.h>
+// The standard headers LibTorch's headers include (see gradlint_std_headers.h).
+#ifndef GRADLINT_API_MODEL_MINIMAL_STD
+#include <c10/util/gradlint_std_headers.h>
+#endif

@@ -53,6 +53,8 @@ class ArrayRef final {
   constexpr const T& operator[](size_t Index) const { return Data[Index]; }
   const T& at(size_t Index) const;
   std::vector<T> vec() const;
+ public:
+#include <c10/util/gradlint_generated_arrayref_methods.inc>
 };
 
 template <typename T>
@@ -95,6 +97,7 @@ class OptionalArrayRef final {
 };
 
 using OptionalIntArrayRef = OptionalArrayRef<int64_t>;
+using IntList = ArrayRef<int64_t>;
 
 } // namespace c10
 

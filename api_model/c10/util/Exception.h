@@ -9,6 +9,8 @@ class C10_API Error : public std::exception {
   Error(std::string msg, std::string backtrace, const void* caller = nullptr);
   const char* what() const noexcept override;
   const std::string& msg() const;
+ public:
+#include <c10/util/gradlint_generated_error_methods.inc>
 };
 class C10_API IndexError : public Error {
   using Error::Error;
@@ -22,6 +24,44 @@ class C10_API TypeError : public Error {
 class C10_API NotImplementedError : public Error {
   using Error::Error;
 };
+class C10_API EnforceFiniteError : public Error {
+  using Error::Error;
+};
+class C10_API OnnxfiBackendSystemError : public Error {
+  using Error::Error;
+};
+class C10_API LinAlgError : public Error {
+  using Error::Error;
+};
+class C10_API OutOfMemoryError : public Error {
+  using Error::Error;
+};
+C10_API std::string GetExceptionString(const std::exception& e);
+
+class C10_API WarningHandler {
+ public:
+  virtual ~WarningHandler() = default;
+  virtual void process(const SourceLocation& source_location, const std::string& msg, const bool verbatim);
+};
+namespace Warning {
+class C10_API WarningHandlerGuard {
+ public:
+  WarningHandlerGuard(WarningHandler* new_handler);
+  ~WarningHandlerGuard();
+};
+C10_API void warn(const SourceLocation& source_location, const std::string& msg, bool verbatim);
+C10_API void warn(SourceLocation source_location, const char* msg, bool verbatim);
+C10_API void set_warning_handler(WarningHandler* handler) noexcept(true);
+C10_API WarningHandler* get_warning_handler() noexcept(true);
+C10_API void set_warnAlways(bool) noexcept(true);
+C10_API bool get_warnAlways(void) noexcept(true);
+struct C10_API WarnAlways {
+ public:
+  explicit WarnAlways(bool setting = true);
+  ~WarnAlways();
+};
+} // namespace Warning
+
 namespace detail {
 // Model-only sink for the error macros: accepts any message pieces.
 template <typename... Args>

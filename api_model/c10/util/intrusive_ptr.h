@@ -6,6 +6,8 @@
 #include <utility>
 
 namespace c10 {
+template <class T, class NullType>
+class weak_intrusive_ptr;
 
 class C10_API intrusive_ptr_target {
  protected:
@@ -86,6 +88,8 @@ class intrusive_ptr final {
     return intrusive_ptr(new TTarget(std::forward<Args>(args)...));
   }
   static intrusive_ptr unsafe_steal_from_new(TTarget* raw_ptr) { return intrusive_ptr(raw_ptr); }
+ public:
+#include <c10/util/gradlint_generated_intrusive_ptr_methods.inc>
 };
 
 template <class TTarget, class NullType = detail::intrusive_target_default_null_type<TTarget>, class... Args>
@@ -118,10 +122,20 @@ template <typename TTarget, class NullType = detail::intrusive_target_default_nu
 class weak_intrusive_ptr final {
  public:
   explicit weak_intrusive_ptr(const intrusive_ptr<TTarget, NullType>& ptr);
+  template <class From, class FromNullType>
+  weak_intrusive_ptr(weak_intrusive_ptr<From, FromNullType>&& rhs) noexcept;
+  template <class From, class FromNullType>
+  weak_intrusive_ptr(const weak_intrusive_ptr<From, FromNullType>& rhs);
   intrusive_ptr<TTarget, NullType> lock() const noexcept;
   bool expired() const noexcept;
+ public:
+#include <c10/util/gradlint_generated_weak_intrusive_ptr_methods.inc>
 };
 
+} // namespace c10
+
+namespace c10 {
+class C10_API weak_intrusive_ptr_target : public intrusive_ptr_target {};
 } // namespace c10
 
 namespace torch {

@@ -3,5 +3,7 @@
 #include <string_view>
 
 namespace c10 {
+template <class CharT>
+using basic_string_view = std::basic_string_view<CharT>;
 using string_view = std::string_view;
 } // namespace c10

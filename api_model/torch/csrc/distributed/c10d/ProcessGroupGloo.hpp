@@ -11,6 +11,7 @@
 namespace gloo {
 namespace transport {
 class Device;
+class UnboundBuffer;
 } // namespace transport
 } // namespace gloo
 
@@ -26,6 +27,35 @@ class TORCH_API ProcessGroupGloo : public ProcessGroup {
     virtual void run() = 0;
     std::vector<at::Tensor> result() override;
     c10::intrusive_ptr<c10::ivalue::Future> getFuture() override;
+  };
+
+  // Model: LibTorch derives GlooStore from ::gloo::rendezvous::Store (not modelled), so its
+  // overrides are plain members here.
+  class TORCH_API GlooStore {
+   public:
+    GlooStore(const c10::intrusive_ptr<::c10d::Store>& store);
+    void setUint(const std::string& key, const std::vector<uint8_t>& value);
+    void set(const std::string& key, const std::vector<char>& value);
+    std::vector<uint8_t> getUint(const std::string& key);
+    std::vector<char> get(const std::string& key);
+    void wait(const std::vector<std::string>& keys);
+    void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout);
+  };
+
+  class TORCH_API SendWork : public Work {
+   public:
+    explicit SendWork(at::Tensor& tensor, std::unique_ptr<::gloo::transport::UnboundBuffer> buffer);
+    bool wait(std::chrono::milliseconds timeout = kNoTimeout) override;
+    void abort() override;
+  };
+
+  class TORCH_API RecvWork : public Work {
+   public:
+    explicit RecvWork(at::Tensor& tensor, std::unique_ptr<::gloo::transport::UnboundBuffer> buffer,
+                      const char* profilingTitle = nullptr);
+    int sourceRank() const override;
+    bool wait(std::chrono::milliseconds timeout = kNoTimeout) override;
+    void abort() override;
   };
 
   struct TORCH_API Options : public ProcessGroup::Options {
