@@ -12,6 +12,7 @@
 #include <torch/utils.h>
 #include <torch/version.h>
 // torch::special, linalg, fft and the other nn::functional functions, generated.
+#include <torch/gradlint_generated_torch.h>
 #include <torch/gradlint_generated_namespaces.h>
 
 // The real <torch/torch.h> transitively provides most of the standard library, and
