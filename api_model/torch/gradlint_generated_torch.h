@@ -11,7 +11,7 @@ class IMethod {
  public:
   using IValueList = std::vector<c10::IValue>;
   using IValueMap = std::unordered_map<std::string, at::IValue>;
-  virtual ~ IMethod() = default;
+  virtual ~IMethod() = default;
   virtual c10::IValue operator()(std::vector<c10::IValue> args, const IValueMap& kwargs = IValueMap()) const = 0;
   virtual const std::string& name() const = 0;
   const std::vector<std::string>& getArgumentNames() const;

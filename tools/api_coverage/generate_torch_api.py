@@ -202,6 +202,9 @@ def _is_brace_init(head):
 
 def tidy(text):
     text = generate_model.tidy(text).replace("= torch::nullopt", "= {}").replace("= { }", "= {}")
+    text = re.sub(r"~ (\w)", r"~\1", text).replace(" ,", ",").replace("> ()", ">()")
+    text = text.replace("=::", "= ::")
+    text = re.sub(r"(\w) \* ", r"\1* ", text)
     return re.sub(r"operator ?(\[ \]|\(\)|[^\w\s(]+) ?\(", lambda m: "operator" +
                   m.group(1).replace(" ", "") + "(", text)
 
@@ -547,12 +550,12 @@ def main():
             start, brace = found
             end = skip_group(tokens, brace)
             items.append((order.get(header, 1e9), start, scope,
-                          [" ".join(tokens[start:end]) + ";"], header))
+                          [tidy(" ".join(tokens[start:end])) + ";"], header))
         elif kind == "namespace":
             items.append((order.get(header, 1e9), -1, name, [], header))
         elif kind in ("function", "alias", "variable"):
             for sig in sigs.get(name, []):
-                line = tidy(re.sub(r"^(inline |TORCH_API |C10_API )+", "", sig))
+                line = tidy(re.sub(r"^(inline |static |TORCH_API |C10_API )+", "", sig))
                 if kind == "alias":
                     line += ";"
                 else:

@@ -24,7 +24,7 @@ struct FullDataLoaderOptions {
 struct WorkerException : public std::exception {
  public:
   explicit WorkerException(std::exception_ptr original);
-  const char * what() const noexcept override;
+  const char* what() const noexcept override;
   std::exception_ptr original_exception;
   std::string message;
 };
@@ -49,7 +49,7 @@ namespace data {
 namespace samplers {
 struct CustomBatchRequest {
  public:
-  virtual ~ CustomBatchRequest() = default;
+  virtual ~CustomBatchRequest() = default;
   virtual size_t size() const = 0;
 };
 template<typename BatchRequest> serialize::OutputArchive& operator<<(serialize::OutputArchive& archive, const Sampler<BatchRequest>& sampler);
@@ -77,7 +77,7 @@ namespace data {
 namespace datasets {
 template<typename ExampleType_, typename ChunkType_ = std::vector<ExampleType_>> class ChunkDataReader {
  public:
-  virtual ~ ChunkDataReader() = default;
+  virtual ~ChunkDataReader() = default;
   using ChunkType = ChunkType_;
   using ExampleType = ExampleType_;
   virtual ChunkType read_chunk(size_t chunk_index) = 0;
@@ -100,8 +100,8 @@ template<typename ChunkReader, typename ChunkSampler = samplers::RandomSampler, 
   using BatchRequestType = size_t;
   using ChunkSamplerType = ChunkSampler;
   using ExampleSamplerType = ExampleSampler;
-  ChunkDataset(ChunkReader chunk_reader, ChunkSampler chunk_sampler, ExampleSampler example_sampler, ChunkDatasetOptions options, std::function<void(UnwrappedBatchType&)> preprocessing_policy = std::function<void(UnwrappedBatchType&)> ());
-  ~ ChunkDataset() override;
+  ChunkDataset(ChunkReader chunk_reader, ChunkSampler chunk_sampler, ExampleSampler example_sampler, ChunkDatasetOptions options, std::function<void(UnwrappedBatchType&)> preprocessing_policy = std::function<void(UnwrappedBatchType&)>());
+  ~ChunkDataset() override;
   BatchType get_batch(size_t batch_size) override;
   BatchType get_batch();
   void reset() override;
@@ -119,8 +119,8 @@ template<typename UnderlyingDataset> class SharedBatchDataset : public BatchData
   optional<size_t> size() const override;
   UnderlyingDataset& operator*();
   const UnderlyingDataset& operator*() const;
-  UnderlyingDataset * operator->();
-  const UnderlyingDataset * operator->() const;
+  UnderlyingDataset* operator->();
+  const UnderlyingDataset* operator->() const;
   void reset();
 };
 template<typename UnderlyingDataset, typename ... Args> SharedBatchDataset<UnderlyingDataset> make_shared_dataset(Args&& ... args);

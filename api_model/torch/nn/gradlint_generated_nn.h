@@ -207,7 +207,7 @@ namespace nn {
 struct TripletMarginWithDistanceLossOptions {
  public:
   typedef c10::variant<enumtype::kNone, enumtype::kMean, enumtype::kSum> reduction_t;
-  typedef std::function<Tensor(const Tensor& , const Tensor&)> distance_function_t;
+  typedef std::function<Tensor(const Tensor&, const Tensor&)> distance_function_t;
   GRADLINT_MODEL_ARG(c10::optional<distance_function_t>, distance_function);  // = c10::nullopt
   GRADLINT_MODEL_ARG(double, margin);  // = 1.0
   GRADLINT_MODEL_ARG(bool, swap);  // = false
@@ -579,8 +579,8 @@ namespace nn {
 namespace functions {
 class CrossMapLRN2d : public torch::autograd::Function<CrossMapLRN2d> {
  public:
-  static torch::autograd::Variable forward(torch::autograd::AutogradContext * ctx, const torch::autograd::Variable& input, const CrossMapLRN2dOptions& options);
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext * ctx, torch::autograd::variable_list grad_output);
+  static torch::autograd::Variable forward(torch::autograd::AutogradContext* ctx, const torch::autograd::Variable& input, const CrossMapLRN2dOptions& options);
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grad_output);
 };
 } // namespace functions
 } // namespace nn

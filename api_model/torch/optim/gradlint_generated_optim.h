@@ -25,7 +25,7 @@ struct AdagradParamState : public OptimizerCloneableParamState<AdagradParamState
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ AdagradParamState() override = default;
+  ~AdagradParamState() override = default;
 };
 struct AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
  public:
@@ -36,7 +36,7 @@ struct AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ AdamParamState() override = default;
+  ~AdamParamState() override = default;
 };
 struct AdamWParamState : public OptimizerCloneableParamState<AdamWParamState> {
  public:
@@ -47,7 +47,7 @@ struct AdamWParamState : public OptimizerCloneableParamState<AdamWParamState> {
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ AdamWParamState() override = default;
+  ~AdamWParamState() override = default;
 };
 struct LBFGSParamState : public OptimizerCloneableParamState<LBFGSParamState> {
  public:
@@ -65,7 +65,7 @@ struct LBFGSParamState : public OptimizerCloneableParamState<LBFGSParamState> {
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ LBFGSParamState() override = default;
+  ~LBFGSParamState() override = default;
 };
 struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState> {
  public:
@@ -76,7 +76,7 @@ struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ RMSpropParamState() override = default;
+  ~RMSpropParamState() override = default;
 };
 struct SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
  public:
@@ -84,7 +84,7 @@ struct SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
-  ~ SGDParamState() override = default;
+  ~SGDParamState() override = default;
 };
 } // namespace optim
 } // namespace torch

@@ -10,7 +10,7 @@
 
 namespace torch {
 namespace autograd {
-static inline bool isDifferentiableType(at::ScalarType t);
+bool isDifferentiableType(at::ScalarType t);
 struct ViewInfo {
  public:
   Variable base_;
@@ -20,17 +20,17 @@ struct ViewInfo {
   ViewInfo chain(const Variable& base, const Variable& tensor, std::function<Variable(const Variable&)> view_func = nullptr) const;
   ViewInfo(Variable base, std::function<Variable(const Variable&)> view_fn);
 };
-enum class CreationMeta : uint8_t { DEFAULT , IN_CUSTOM_FUNCTION , MULTI_OUTPUT_NODE , NO_GRAD_MODE , INFERENCE_MODE };
+enum class CreationMeta : uint8_t { DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE };
 CreationMeta propagate_creation_meta(CreationMeta prev_view_creation_meta, CreationMeta new_view_creation_meta);
 Variable make_variable_differentiable_view(const at::Tensor& data, c10::optional<ViewInfo> backward_info, c10::optional<ViewInfo> forward_info, bool shared_view_info, CreationMeta creation_meta, bool allow_tensor_metadata_change = true);
 Variable make_variable_non_differentiable_view(Variable base, const at::Tensor& data, bool allow_tensor_metadata_change = true);
 using tensor_list = std::vector<at::Tensor>;
 using saved_variable_list = std::vector<SavedVariable>;
-void deleteNode(Node * function);
+void deleteNode(Node* function);
 class NodeGuard {
  public:
   explicit NodeGuard(std::shared_ptr<Node> node);
-  ~ NodeGuard();
+  ~NodeGuard();
 };
 struct TraceableFunction : public Node {
  public:
@@ -42,7 +42,7 @@ bool any_variable_requires_grad(const variable_list& variables);
 template<typename ... Variables> edge_list collect_next_edges(Variables&& ... variables);
 using optional_variable_list = std::vector<c10::optional<Variable>>;
 void check_variable_result(const at::TensorBase& original, const at::TensorBase& result, std::string hook_name);
-template<typename X, typename ... Args> using forward_t = decltype(X::forward(nullptr, std::declval<Args> () ...));
+template<typename X, typename ... Args> using forward_t = decltype(X::forward(nullptr, std::declval<Args>() ...));
 struct VariableInfo {
  public:
   explicit VariableInfo();

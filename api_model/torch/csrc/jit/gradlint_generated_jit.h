@@ -17,7 +17,7 @@ using ExtraFilesMap = std::unordered_map<std::string, std::string>;
 namespace torch {
 namespace jit {
 namespace script {
-using ExtraFilesMap =::torch::jit::ExtraFilesMap;
+using ExtraFilesMap = ::torch::jit::ExtraFilesMap;
 } // namespace script
 } // namespace jit
 } // namespace torch
@@ -35,7 +35,7 @@ using NameTensor = Named<at::Tensor>;
 using ModuleLookup = std::function<Module(const std::vector<std::string>&)>;
 Module freeze(const Module& module, c10::optional<std::vector<std::string>> preserved_attrs = {}, bool optimize_numerics = true);
 Module optimize_for_inference(Module& module, const std::vector<std::string>& other_methods = {});
-enum class FusionBehavior { STATIC , DYNAMIC };
+enum class FusionBehavior { STATIC, DYNAMIC };
 using FusionStrategy = std::vector<std::pair<FusionBehavior, size_t>>;
 FusionStrategy getFusionStrategy();
 FusionStrategy setFusionStrategy(FusionStrategy& fusion_strategy);
