@@ -309,9 +309,12 @@ def reduce_member(stmt, tokens, class_name, nested_ok=True):
         # TORCH_ARG ( T , name ) ;  -> the model's declaration-only form
         close = skip_group(toks, 1)
         decl = "GRADLINT_MODEL_ARG(" + tidy(" ".join(toks[2:close - 1])) + ");"
-        default = [t for t in toks[close:] if t != ";"]
+        # The default with its braces (`= {}`): the statement's tokens, bodies as text.
+        full = text_with_bodies(stmt, tokens).split()
+        default = [t for t in full[skip_group(full, full.index("(")):] if t != ";"]
+        default = default if default[:1] == ["="] else []
         if default:  # TORCH_ARG(T, name) = value;  -> the LibTorch default as a comment
-            decl += "  // = " + generate_model.tidy(" ".join(default[1:]))
+            decl += "  // = " + generate_model.tidy(" ".join(default[1:])).replace("{ }", "{}")
         return decl
     bodies = [x for x in stmt if not isinstance(x, str)]
     head = []
