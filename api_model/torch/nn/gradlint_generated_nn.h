@@ -184,15 +184,15 @@ struct MultiheadAttentionForwardFuncOptions {
   GRADLINT_MODEL_ARG(Tensor, out_proj_weight);
   GRADLINT_MODEL_ARG(Tensor, out_proj_bias);
   GRADLINT_MODEL_ARG(bool, training);  // = true
-  GRADLINT_MODEL_ARG(Tensor, key_padding_mask);  // = 
+  GRADLINT_MODEL_ARG(Tensor, key_padding_mask);  // = {}
   GRADLINT_MODEL_ARG(bool, need_weights);  // = true
-  GRADLINT_MODEL_ARG(Tensor, attn_mask);  // = 
+  GRADLINT_MODEL_ARG(Tensor, attn_mask);  // = {}
   GRADLINT_MODEL_ARG(bool, use_separate_proj_weight);  // = false
-  GRADLINT_MODEL_ARG(Tensor, q_proj_weight);  // = 
-  GRADLINT_MODEL_ARG(Tensor, k_proj_weight);  // = 
-  GRADLINT_MODEL_ARG(Tensor, v_proj_weight);  // = 
-  GRADLINT_MODEL_ARG(Tensor, static_k);  // = 
-  GRADLINT_MODEL_ARG(Tensor, static_v);  // = 
+  GRADLINT_MODEL_ARG(Tensor, q_proj_weight);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, k_proj_weight);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, v_proj_weight);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, static_k);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, static_v);  // = {}
   GRADLINT_MODEL_ARG(bool, average_attn_weights);  // = true
 };
 Tensor gumbel_softmax(const Tensor& logits, const GumbelSoftmaxFuncOptions& options = {});
@@ -389,8 +389,8 @@ struct GroupNormFuncOptions {
  public:
   GroupNormFuncOptions(int64_t num_groups);
   GRADLINT_MODEL_ARG(int64_t, num_groups);
-  GRADLINT_MODEL_ARG(Tensor, weight);  // = 
-  GRADLINT_MODEL_ARG(Tensor, bias);  // = 
+  GRADLINT_MODEL_ARG(Tensor, weight);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, bias);  // = {}
   GRADLINT_MODEL_ARG(double, eps);  // = 1e-5
 };
 Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options);

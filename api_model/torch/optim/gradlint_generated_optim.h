@@ -32,7 +32,7 @@ struct AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
   GRADLINT_MODEL_ARG(int64_t, step);  // = 0
   GRADLINT_MODEL_ARG(torch::Tensor, exp_avg);
   GRADLINT_MODEL_ARG(torch::Tensor, exp_avg_sq);
-  GRADLINT_MODEL_ARG(torch::Tensor, max_exp_avg_sq);  // = 
+  GRADLINT_MODEL_ARG(torch::Tensor, max_exp_avg_sq);  // = {}
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
@@ -43,7 +43,7 @@ struct AdamWParamState : public OptimizerCloneableParamState<AdamWParamState> {
   GRADLINT_MODEL_ARG(int64_t, step);  // = 0
   GRADLINT_MODEL_ARG(torch::Tensor, exp_avg);
   GRADLINT_MODEL_ARG(torch::Tensor, exp_avg_sq);
-  GRADLINT_MODEL_ARG(torch::Tensor, max_exp_avg_sq);  // = 
+  GRADLINT_MODEL_ARG(torch::Tensor, max_exp_avg_sq);  // = {}
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
@@ -55,9 +55,9 @@ struct LBFGSParamState : public OptimizerCloneableParamState<LBFGSParamState> {
   GRADLINT_MODEL_ARG(int64_t, n_iter);  // = 0
   GRADLINT_MODEL_ARG(double, t);
   GRADLINT_MODEL_ARG(double, prev_loss);
-  GRADLINT_MODEL_ARG(Tensor, d);  // = 
-  GRADLINT_MODEL_ARG(Tensor, H_diag);  // = 
-  GRADLINT_MODEL_ARG(Tensor, prev_flat_grad);  // = 
+  GRADLINT_MODEL_ARG(Tensor, d);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, H_diag);  // = {}
+  GRADLINT_MODEL_ARG(Tensor, prev_flat_grad);  // = {}
   GRADLINT_MODEL_ARG(std::deque<Tensor>, old_dirs);
   GRADLINT_MODEL_ARG(std::deque<Tensor>, old_stps);
   GRADLINT_MODEL_ARG(std::deque<Tensor>, ro);
@@ -71,8 +71,8 @@ struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState
  public:
   GRADLINT_MODEL_ARG(int64_t, step);  // = 0
   GRADLINT_MODEL_ARG(torch::Tensor, square_avg);
-  GRADLINT_MODEL_ARG(torch::Tensor, momentum_buffer);  // = 
-  GRADLINT_MODEL_ARG(torch::Tensor, grad_avg);  // = 
+  GRADLINT_MODEL_ARG(torch::Tensor, momentum_buffer);  // = {}
+  GRADLINT_MODEL_ARG(torch::Tensor, grad_avg);  // = {}
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
