@@ -12,6 +12,7 @@
 #include <torch/utils.h>
 #include <torch/version.h>
 // torch::special, linalg, fft and the other nn::functional functions, generated.
+#include <torch/gradlint_generated_torch.h>
 #include <torch/gradlint_generated_namespaces.h>
 // Names of LibTorch 2.x that 1.13 lacks (torch::mps, scaled_dot_product_attention, ...).
 #include <torch/gradlint_libtorch2_names.h>

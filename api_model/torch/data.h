@@ -11,3 +11,4 @@ using datasets::BatchDataset;
 using datasets::Dataset;
 } // namespace data
 } // namespace torch
+#include <torch/data/gradlint_generated_data.h>

@@ -8,3 +8,4 @@
 #include <torch/nn/options.h>
 #include <torch/nn/pimpl.h>
 #include <torch/nn/utils.h>
+#include <torch/nn/gradlint_generated_nn.h>

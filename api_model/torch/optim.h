@@ -8,3 +8,4 @@
 #include <torch/optim/sgd.h>
 #include <torch/optim/schedulers/lr_scheduler.h>
 #include <torch/optim/schedulers/step_lr.h>
+#include <torch/optim/gradlint_generated_optim.h>

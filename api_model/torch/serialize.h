@@ -13,3 +13,4 @@ void load(Value& value, LoadFromArgs&&... args);
 template <typename... LoadFromArgs>
 void load(std::vector<torch::Tensor>& tensor_vec, LoadFromArgs&&... args);
 } // namespace torch
+#include <torch/serialize/gradlint_generated_serialize.h>

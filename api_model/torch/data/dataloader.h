@@ -53,6 +53,7 @@ template <typename Dataset, typename Sampler>
 class StatelessDataLoader
     : public DataLoaderBase<Dataset, typename Dataset::BatchType, typename Sampler::BatchRequestType> {
  public:
+  using super = DataLoaderBase<Dataset, typename Dataset::BatchType, typename Sampler::BatchRequestType>;
   StatelessDataLoader(Dataset dataset, Sampler sampler, DataLoaderOptions options);
 };
 
@@ -60,6 +61,7 @@ template <typename Dataset>
 class StatefulDataLoader
     : public DataLoaderBase<Dataset, typename Dataset::BatchType::value_type, typename Dataset::BatchRequestType> {
  public:
+  using super = DataLoaderBase<Dataset, typename Dataset::BatchType::value_type, typename Dataset::BatchRequestType>;
   StatefulDataLoader(Dataset dataset, DataLoaderOptions options);
 };
 

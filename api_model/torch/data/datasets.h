@@ -64,6 +64,7 @@ class MapDataset
   optional<size_t> size() const noexcept override { return dataset_.size(); }
   const SourceDataset& dataset() noexcept { return dataset_; }
   const AppliedTransform& transform() noexcept { return transform_; }
+  void reset();
 
  private:
   SourceDataset dataset_;

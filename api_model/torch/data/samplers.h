@@ -4,6 +4,10 @@
 #include <vector>
 
 namespace torch {
+namespace serialize {
+class OutputArchive;
+class InputArchive;
+} // namespace serialize
 namespace data {
 namespace samplers {
 template <typename BatchRequest = std::vector<size_t>>
@@ -13,6 +17,8 @@ class Sampler {
   virtual ~Sampler() = default;
   virtual void reset(optional<size_t> new_size) = 0;
   virtual optional<BatchRequest> next(size_t batch_size) = 0;
+  virtual void save(serialize::OutputArchive& archive) const = 0;
+  virtual void load(serialize::InputArchive& archive) = 0;
 };
 class TORCH_API RandomSampler : public Sampler<> {
  public:
@@ -20,6 +26,8 @@ class TORCH_API RandomSampler : public Sampler<> {
   ~RandomSampler() override;
   void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept;
 };
 class TORCH_API SequentialSampler : public Sampler<> {
@@ -27,6 +35,8 @@ class TORCH_API SequentialSampler : public Sampler<> {
   explicit SequentialSampler(size_t size);
   void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept;
 };
 template <typename BatchRequest = std::vector<size_t>>
@@ -41,6 +51,8 @@ class TORCH_API DistributedRandomSampler : public DistributedSampler<> {
   DistributedRandomSampler(size_t size, size_t num_replicas = 1, size_t rank = 0, bool allow_duplicates = true);
   void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept;
 };
 class TORCH_API DistributedSequentialSampler : public DistributedSampler<> {
@@ -48,6 +60,8 @@ class TORCH_API DistributedSequentialSampler : public DistributedSampler<> {
   DistributedSequentialSampler(size_t size, size_t num_replicas = 1, size_t rank = 0, bool allow_duplicates = true);
   void reset(optional<size_t> new_size = {}) override;
   optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept;
 };
 } // namespace samplers

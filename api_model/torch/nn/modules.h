@@ -8,11 +8,17 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
 namespace torch {
 namespace nn {
+namespace utils {
+namespace rnn {
+class PackedSequence;
+} // namespace rnn
+} // namespace utils
 
 // ---- AnyModule (type-erased module used by Sequential) ----
 class AnyValue {
@@ -23,6 +29,11 @@ class AnyValue {
   T* try_get();
   template <typename T>
   T get();
+  AnyValue(AnyValue&&) = default;
+  AnyValue& operator=(AnyValue&&) = default;
+  AnyValue(const AnyValue& other);
+  AnyValue& operator=(const AnyValue& other);
+  const std::type_info& type_info() const noexcept;
 };
 
 class AnyModule {
@@ -46,6 +57,8 @@ class AnyModule {
   T& get();
   std::shared_ptr<Module> ptr() const;
   bool is_empty() const noexcept;
+  AnyModule clone(optional<Device> device = {}) const;
+  const std::type_info& type_info() const;
 };
 
 // ---- Linear / Flatten / Identity ----
@@ -98,6 +111,7 @@ class TORCH_API LeakyReLUImpl : public torch::nn::Cloneable<LeakyReLUImpl> {
   Tensor forward(Tensor input);
   void reset() override;
   LeakyReLUOptions options;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(LeakyReLU);
 
@@ -107,6 +121,7 @@ class TORCH_API GELUImpl : public torch::nn::Cloneable<GELUImpl> {
   Tensor forward(const Tensor& input);
   void reset() override;
   GELUOptions options;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(GELU);
 
@@ -114,6 +129,7 @@ class TORCH_API SigmoidImpl : public torch::nn::Cloneable<SigmoidImpl> {
  public:
   Tensor forward(const Tensor& input);
   void reset() override;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(Sigmoid);
 
@@ -121,6 +137,7 @@ class TORCH_API TanhImpl : public torch::nn::Cloneable<TanhImpl> {
  public:
   Tensor forward(const Tensor& input);
   void reset() override;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(Tanh);
 
@@ -131,6 +148,7 @@ class TORCH_API SoftmaxImpl : public torch::nn::Cloneable<SoftmaxImpl> {
   Tensor forward(const Tensor& input);
   void reset() override;
   SoftmaxOptions options;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(Softmax);
 
@@ -141,6 +159,7 @@ class TORCH_API LogSoftmaxImpl : public torch::nn::Cloneable<LogSoftmaxImpl> {
   Tensor forward(const Tensor& input);
   void reset() override;
   LogSoftmaxOptions options;
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(LogSoftmax);
 
@@ -166,11 +185,11 @@ class TORCH_API Dropout2dImpl : public detail::_DropoutNd<Dropout2dImpl> {
  public:
   using detail::_DropoutNd<Dropout2dImpl>::_DropoutNd;
   Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
 };
 TORCH_MODULE(Dropout2d);
 
 // ---- normalization ----
-namespace detail {
 template <size_t D, typename Derived, typename DerivedOptions>
 class NormImplBase : public torch::nn::Cloneable<Derived> {
  public:
@@ -185,11 +204,10 @@ class NormImplBase : public torch::nn::Cloneable<Derived> {
   Tensor running_var;
   Tensor num_batches_tracked;
 };
-} // namespace detail
 template <size_t D, typename Derived>
-class BatchNormImplBase : public detail::NormImplBase<D, Derived, BatchNormOptions> {
+class BatchNormImplBase : public NormImplBase<D, Derived, BatchNormOptions> {
  public:
-  using detail::NormImplBase<D, Derived, BatchNormOptions>::NormImplBase;
+  using NormImplBase<D, Derived, BatchNormOptions>::NormImplBase;
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
 };
@@ -211,6 +229,7 @@ class TORCH_API LayerNormImpl : public torch::nn::Cloneable<LayerNormImpl> {
   void reset() override;
   void reset_parameters();
   Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
   LayerNormOptions options;
   Tensor weight;
   Tensor bias;
@@ -225,10 +244,15 @@ class TORCH_API EmbeddingImpl : public torch::nn::Cloneable<EmbeddingImpl> {
   void reset() override;
   void reset_parameters();
   Tensor forward(const Tensor& indices);
+  void pretty_print(std::ostream& stream) const override;
   EmbeddingOptions options;
   Tensor weight;
 };
-TORCH_MODULE(Embedding);
+class Embedding : public torch::nn::ModuleHolder<EmbeddingImpl> {
+ public:
+  using torch::nn::ModuleHolder<EmbeddingImpl>::ModuleHolder;
+  static Embedding from_pretrained(const torch::Tensor& embeddings, const EmbeddingFromPretrainedOptions& options = {});
+};
 
 // ---- convolution ----
 template <size_t D, typename Derived>
@@ -237,6 +261,7 @@ class ConvNdImpl : public torch::nn::Cloneable<Derived> {
   explicit ConvNdImpl(detail::ConvNdOptions<D> options_);
   void reset() override {}
   void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
   detail::ConvNdOptions<D> options;
   Tensor weight;
   Tensor bias;
@@ -263,18 +288,21 @@ class MaxPoolImpl : public torch::nn::Cloneable<Derived> {
   MaxPoolImpl(ExpandingArray<D> kernel_size);
   explicit MaxPoolImpl(const MaxPoolOptions<D>& options_);
   void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
   MaxPoolOptions<D> options;
 };
 class TORCH_API MaxPool1dImpl : public MaxPoolImpl<1, MaxPool1dImpl> {
  public:
   using MaxPoolImpl<1, MaxPool1dImpl>::MaxPoolImpl;
   Tensor forward(const Tensor& input);
+  std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
 TORCH_MODULE(MaxPool1d);
 class TORCH_API MaxPool2dImpl : public MaxPoolImpl<2, MaxPool2dImpl> {
  public:
   using MaxPoolImpl<2, MaxPool2dImpl>::MaxPoolImpl;
   Tensor forward(const Tensor& input);
+  std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
 TORCH_MODULE(MaxPool2d);
 template <size_t D, typename Derived>
@@ -283,6 +311,7 @@ class AvgPoolImpl : public torch::nn::Cloneable<Derived> {
   AvgPoolImpl(ExpandingArray<D> kernel_size);
   explicit AvgPoolImpl(const AvgPoolOptions<D>& options_);
   void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
   AvgPoolOptions<D> options;
 };
 class TORCH_API AvgPool2dImpl : public AvgPoolImpl<2, AvgPool2dImpl> {
@@ -297,6 +326,7 @@ class AdaptiveAvgPoolImpl : public torch::nn::Cloneable<Derived> {
   AdaptiveAvgPoolImpl(output_size_t output_size);
   explicit AdaptiveAvgPoolImpl(const AdaptiveAvgPoolOptions<D, output_size_t>& options_);
   void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
   AdaptiveAvgPoolOptions<D, output_size_t> options;
 };
 class TORCH_API AdaptiveAvgPool2dImpl
@@ -324,6 +354,8 @@ class TORCH_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
   explicit LSTMImpl(const LSTMOptions& options_);
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input,
                                                          torch::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+  std::tuple<torch::nn::utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const torch::nn::utils::rnn::PackedSequence& packed_input, torch::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
   LSTMOptions options;
 };
 TORCH_MODULE(LSTM);
@@ -332,18 +364,21 @@ class TORCH_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
   GRUImpl(int64_t input_size, int64_t hidden_size);
   explicit GRUImpl(const GRUOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  std::tuple<torch::nn::utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const torch::nn::utils::rnn::PackedSequence& packed_input, Tensor hx = {});
   GRUOptions options;
 };
 TORCH_MODULE(GRU);
 
 // ---- losses ----
-#define GRADLINT_MODEL_LOSS_MODULE(Name, OptionsType)                        \
+#define GRADLINT_MODEL_LOSS_MODULE(Name, OptionsType, ...)                   \
   struct TORCH_API Name##Impl : Cloneable<Name##Impl> {                      \
     explicit Name##Impl(OptionsType options_ = {});                          \
     void reset() override;                                                   \
     void pretty_print(std::ostream& stream) const override;                  \
     Tensor forward(const Tensor& input, const Tensor& target);               \
     OptionsType options;                                                     \
+    __VA_ARGS__                                                              \
   };                                                                         \
   TORCH_MODULE(Name);
 GRADLINT_MODEL_LOSS_MODULE(L1Loss, L1LossOptions)
@@ -352,9 +387,9 @@ GRADLINT_MODEL_LOSS_MODULE(MSELoss, MSELossOptions)
 GRADLINT_MODEL_LOSS_MODULE(BCELoss, BCELossOptions)
 GRADLINT_MODEL_LOSS_MODULE(SmoothL1Loss, SmoothL1LossOptions)
 GRADLINT_MODEL_LOSS_MODULE(HuberLoss, HuberLossOptions)
-GRADLINT_MODEL_LOSS_MODULE(NLLLoss, NLLLossOptions)
-GRADLINT_MODEL_LOSS_MODULE(CrossEntropyLoss, CrossEntropyLossOptions)
-GRADLINT_MODEL_LOSS_MODULE(BCEWithLogitsLoss, BCEWithLogitsLossOptions)
+GRADLINT_MODEL_LOSS_MODULE(NLLLoss, NLLLossOptions, Tensor weight;)
+GRADLINT_MODEL_LOSS_MODULE(CrossEntropyLoss, CrossEntropyLossOptions, Tensor weight;)
+GRADLINT_MODEL_LOSS_MODULE(BCEWithLogitsLoss, BCEWithLogitsLossOptions, Tensor weight; Tensor pos_weight;)
 #undef GRADLINT_MODEL_LOSS_MODULE
 
 // ---- containers ----
@@ -408,6 +443,8 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
   Module& operator[](size_t index);
   size_t size() const noexcept;
   bool is_empty() const noexcept;
+  template <typename Container>
+  void extend(const Container& container);
 };
 class Sequential : public torch::nn::ModuleHolder<SequentialImpl> {
  public:
@@ -440,6 +477,13 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
   Module& operator[](size_t index);
   size_t size() const noexcept;
   bool is_empty() const noexcept;
+  template <typename Container>
+  void extend(const Container& container);
+  void insert(size_t index, std::shared_ptr<Module> module);
+  template <typename M>
+  void insert(size_t index, const ModuleHolder<M>& module_holder);
+  template <typename M, typename = std::enable_if_t<std::is_base_of<Module, std::decay_t<M>>::value>>
+  void insert(size_t index, M&& module);
 };
 TORCH_MODULE(ModuleList);
 
@@ -452,6 +496,7 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   explicit ModuleDictImpl(const torch::OrderedDict<std::string, std::shared_ptr<Module>>& modules);
   std::shared_ptr<Module> clone(const optional<Device>& device = {}) const override;
   void reset() override;
+  void pretty_print(std::ostream& stream) const override;
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const;
   std::vector<std::string> keys() const;
   std::vector<std::shared_ptr<Module>> values() const;

@@ -133,9 +133,9 @@ TORCH_MODULE(Upsample);
 
 // ---- instance norm ----
 template <size_t D, typename Derived>
-class InstanceNormImpl : public torch::nn::detail::NormImplBase<D, Derived, InstanceNormOptions> {
+class InstanceNormImpl : public torch::nn::NormImplBase<D, Derived, InstanceNormOptions> {
  public:
-  using torch::nn::detail::NormImplBase<D, Derived, InstanceNormOptions>::NormImplBase;
+  using torch::nn::NormImplBase<D, Derived, InstanceNormOptions>::NormImplBase;
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
 };
@@ -282,9 +282,14 @@ struct TORCH_API PixelUnshuffleOptions {
   GRADLINT_MODEL_ARG(int64_t, downscale_factor);
 };
 struct TORCH_API UnflattenOptions {
+  typedef std::vector<std::pair<std::string, int64_t>> namedshape_t;
   UnflattenOptions(int64_t dim, std::vector<int64_t> sizes);
+  UnflattenOptions(const char* dimname, namedshape_t namedshape);
+  UnflattenOptions(std::string dimname, namedshape_t namedshape);
   GRADLINT_MODEL_ARG(int64_t, dim);
+  GRADLINT_MODEL_ARG(std::string, dimname);
   GRADLINT_MODEL_ARG(std::vector<int64_t>, sizes);
+  GRADLINT_MODEL_ARG(namedshape_t, namedshape);
 };
 struct TORCH_API CosineSimilarityOptions {
   GRADLINT_MODEL_ARG(int64_t, dim);  // = 1
@@ -408,7 +413,8 @@ struct TORCH_API PoissonNLLLossOptions {
     __VA_ARGS__;                                                                      \
   };                                                                              \
   TORCH_MODULE(Name)
-GRADLINT_MODEL_ND(MaxPool3d, MaxPoolImpl, 3, Tensor forward(const Tensor& input));
+GRADLINT_MODEL_ND(MaxPool3d, MaxPoolImpl, 3, Tensor forward(const Tensor& input);
+                 std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input));
 GRADLINT_MODEL_ND(AvgPool1d, AvgPoolImpl, 1, Tensor forward(const Tensor& input));
 GRADLINT_MODEL_ND(AvgPool3d, AvgPoolImpl, 3, Tensor forward(const Tensor& input));
 GRADLINT_MODEL_ND(BatchNorm3d, BatchNormImplBase, 3, void check_input_dimensions(const Tensor& input));
@@ -565,6 +571,8 @@ class TORCH_API RNNImpl : public detail::RNNImplBase<RNNImpl> {
   RNNImpl(int64_t input_size, int64_t hidden_size);
   explicit RNNImpl(const RNNOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  std::tuple<torch::nn::utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const torch::nn::utils::rnn::PackedSequence& packed_input, Tensor hx = {});
   RNNOptions options;
 };
 TORCH_MODULE(RNN);

@@ -88,9 +88,19 @@ struct TORCH_API EmbeddingOptions {
   GRADLINT_MODEL_ARG(bool, sparse);  // = false
   GRADLINT_MODEL_ARG(torch::Tensor, _weight);  // = Tensor()
 };
+struct TORCH_API EmbeddingFromPretrainedOptions {
+  GRADLINT_MODEL_ARG(bool, freeze);  // = true
+  GRADLINT_MODEL_ARG(c10::optional<int64_t>, padding_idx);  // = c10::nullopt
+  GRADLINT_MODEL_ARG(c10::optional<double>, max_norm);  // = c10::nullopt
+  GRADLINT_MODEL_ARG(double, norm_type);  // = 2.
+  GRADLINT_MODEL_ARG(bool, scale_grad_by_freq);  // = false
+  GRADLINT_MODEL_ARG(bool, sparse);  // = false
+};
 
 // ---- conv / pooling ----
 namespace detail {
+typedef c10::variant<enumtype::kZeros, enumtype::kReflect, enumtype::kReplicate, enumtype::kCircular>
+    conv_padding_mode_t;
 template <size_t D>
 struct ConvNdOptions {
   using padding_t = c10::variant<ExpandingArray<D>, enumtype::kValid, enumtype::kSame>;
@@ -107,12 +117,13 @@ struct ConvNdOptions {
   GRADLINT_MODEL_ARG(ExpandingArray<D>, dilation);  // = 1
   GRADLINT_MODEL_ARG(bool, transposed);  // = false
   GRADLINT_MODEL_ARG(int64_t, groups);  // = 1
-  GRADLINT_MODEL_ARG(bool, bias);  // = true
+  GRADLINT_MODEL_ARG(bool, bias);  // = true  GRADLINT_MODEL_ARG(conv_padding_mode_t, padding_mode);  // = torch::kZeros
 };
 } // namespace detail
 template <size_t D>
 struct ConvOptions {
   using padding_t = typename detail::ConvNdOptions<D>::padding_t;
+  using padding_mode_t = detail::conv_padding_mode_t;
   ConvOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<D> kernel_size);
   GRADLINT_MODEL_ARG(int64_t, in_channels);
   GRADLINT_MODEL_ARG(int64_t, out_channels);
@@ -125,6 +136,7 @@ struct ConvOptions {
   GRADLINT_MODEL_ARG(ExpandingArray<D>, dilation);  // = 1
   GRADLINT_MODEL_ARG(int64_t, groups);  // = 1
   GRADLINT_MODEL_ARG(bool, bias);  // = true
+  GRADLINT_MODEL_ARG(padding_mode_t, padding_mode);  // = torch::kZeros
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;

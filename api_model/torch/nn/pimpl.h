@@ -12,8 +12,14 @@
 // this constructor, and checking the constraint through <type_traits> instantiated several
 // trait classes per module class.
 namespace torch {
+namespace nn {
+class Module;
+} // namespace nn
 namespace detail {
 struct ModuleHolderIndicator {};
+// torch/detail/static.h (NamedAnyModule's and ModuleList::insert's constraint).
+template <typename M, typename T = void>
+using enable_if_module_t = std::enable_if_t<GRADLINT_MODEL_IS_BASE_OF(torch::nn::Module, std::decay_t<M>), T>;
 template <typename T>
 using is_module_holder = std::is_base_of<ModuleHolderIndicator, std::decay_t<T>>;
 template <typename T, typename C>

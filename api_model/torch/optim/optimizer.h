@@ -99,6 +99,11 @@ class flat_hash_map {
 };
 } // namespace ska
 
+namespace c10 {
+template <class T>
+class List; // LBFGS's state serialization (torch::optim::deque_to_list)
+} // namespace c10
+
 namespace torch {
 namespace optim {
 

@@ -5,6 +5,7 @@
 #include <torch/optim/optimizer.h> // ska::flat_hash_map
 #include <torch/csrc/autograd/variable.h>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 namespace torch {
@@ -20,6 +21,8 @@ struct TORCH_API AutogradContext {
   void set_materialize_grads(bool value);
   variable_list get_saved_variables() const;
   bool needs_input_grad(size_t output_edge) const;
+  const std::unordered_set<at::TensorImpl*>& get_and_bump_dirty() const;
+  const std::unordered_set<at::TensorImpl*>& get_non_differentiable() const;
 };
 
 template <class T>
