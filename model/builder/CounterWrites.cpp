@@ -23,6 +23,12 @@ public:
     if (decl && !isa<TranslationUnitDecl>(decl) &&
         !isUserCode(facts_.context().getSourceManager(), decl->getLocation()))
       return true;
+    // A member counter set in its class's constructor (`memory_counter = 0;`)
+    // is initialised there, once per object: that is no reset.
+    if (auto *ctor = dyn_cast_or_null<CXXConstructorDecl>(decl))
+      if (auto *field = dyn_cast<FieldDecl>(counter_))
+        if (ctor->getParent() == field->getParent())
+          return true;
     return RecursiveASTVisitor::TraverseDecl(decl);
   }
 
