@@ -49,6 +49,10 @@ public:
   /// What the user's configuration says about their code.
   const ModelOptions &options() const { return options_; }
 
+  /// Per-translation-unit memo of whole-file scans about one counter
+  /// (builder/CounterWrites.cpp): each is asked once per window guard.
+  std::map<std::pair<const clang::ValueDecl *, int>, bool> counterScans;
+
   /// Records the origins of every variable and field in `decl` (user code).
   void collectOrigins(clang::Decl *decl);
   const std::vector<ValueOrigin> &originsOf(const clang::ValueDecl *decl) const;

@@ -81,22 +81,40 @@ private:
   mutable bool notByOne_ = false; ///< `+= x.size(0)`, `c = c + 2`: not one per micro-batch
 };
 
+/// Where writes to the counter can be: a local's own function (its lambdas are
+/// inside it), else the whole translation unit.
+Decl *scanRoot(const ValueDecl *counter, ValueFacts &facts) {
+  if (auto *var = dyn_cast<VarDecl>(counter))
+    if (var->isLocalVarDeclOrParm() && !var->isStaticLocal())
+      if (auto *function = dyn_cast_or_null<Decl>(var->getParentFunctionOrMethod()))
+        return const_cast<Decl *>(function);
+  return facts.context().getTranslationUnitDecl();
+}
+
 } // namespace
 
 bool onlyIncremented(const ValueDecl *counter, ValueFacts &facts) {
   if (!counter || !counter->getType()->isIntegerType())
     return false;
-  CounterWriteFinder finder(counter, facts);
-  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
-  return !finder.reset();
+  auto [memo, fresh] = facts.counterScans.try_emplace({counter, 0}, false);
+  if (fresh) {
+    CounterWriteFinder finder(counter, facts);
+    finder.TraverseDecl(scanRoot(counter, facts));
+    memo->second = !finder.reset();
+  }
+  return memo->second;
 }
 
 bool advancedByOtherThanOne(const ValueDecl *counter, ValueFacts &facts) {
   if (!counter)
     return false;
-  CounterWriteFinder finder(counter, facts);
-  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
-  return finder.advancedByOtherThanOne();
+  auto [memo, fresh] = facts.counterScans.try_emplace({counter, 1}, false);
+  if (fresh) {
+    CounterWriteFinder finder(counter, facts);
+    finder.TraverseDecl(scanRoot(counter, facts));
+    memo->second = finder.advancedByOtherThanOne();
+  }
+  return memo->second;
 }
 
 } // namespace gradlint::builder
