@@ -1,12 +1,14 @@
 #include "confirm/Confirm.h"
 
 #include "confirm/ProgramFixes.h"
+#include "confirm/interpreter/Execute.h"
 
 #include "runtime/LoopProgram.h"
 #include "runtime/Metrics.h"
 
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 namespace gradlint {
 
@@ -51,7 +53,7 @@ std::vector<double> parameterErrors(const std::vector<std::vector<float>> &trace
 
 } // namespace
 
-Confirmation confirmDiagnosis(const LoweredLoop &lowered, const std::vector<std::string> &firing,
+Confirmation confirmOnSummary(const LoweredLoop &lowered, const std::vector<std::string> &firing,
                               const std::string &diagnosed, const runtime::Backend &backend,
                               const std::string &backendName, int traceSteps) {
   Confirmation confirmation;
@@ -180,6 +182,240 @@ Confirmation confirmDiagnosis(const LoweredLoop &lowered, const std::vector<std:
         parameterErrors(runtime::runProgram(fixed, traced, backend).parameterTrace, ref);
   }
   return confirmation;
+}
+
+namespace {
+
+/// Windows every confirmation runs (and the reference steps).
+constexpr int kConfirmWindows = 3;
+
+double norm(const std::vector<float> &values) {
+  double sum = 0.0;
+  for (float v : values)
+    sum += static_cast<double>(v) * v;
+  return std::sqrt(sum);
+}
+
+/// The parameter error after `window` windows as a fraction of how far the
+/// reference moved by then.
+double parameterError(const interp::Execution &run, const interp::Execution &reference,
+                      size_t window) {
+  if (window >= run.windowTrace.size() || window >= reference.windowTrace.size())
+    return 0.0;
+  double travelled =
+      std::max(distance(reference.windowTrace[window], reference.windowTrace.front()), 1e-30);
+  return distance(run.windowTrace[window], reference.windowTrace[window]) / travelled;
+}
+
+std::vector<double> errorTrace(const interp::Execution &run, const interp::Execution &reference) {
+  std::vector<double> errors;
+  double travelled =
+      std::max(distance(reference.windowTrace.back(), reference.windowTrace.front()), 1e-30);
+  for (size_t k = 0; k < run.windowTrace.size() && k < reference.windowTrace.size(); ++k)
+    errors.push_back(distance(run.windowTrace[k], reference.windowTrace[k]) / travelled);
+  return errors;
+}
+
+bool adaptive(const interp::OptimizerSpec &spec) { return spec.type != "SGD"; }
+
+std::string optimizerWords(const interp::OptimizerSpec &spec) {
+  return spec.written.empty() ? spec.type : spec.written;
+}
+
+} // namespace
+
+std::string confirmationContext(const Confirmation &c) {
+  std::string text = "ran " + c.setting.optimizer + " on " + c.setting.model + ", " +
+                     c.setting.loss + ", " + c.setting.dtype + ", " + c.setting.backend;
+  if (c.windows > 0)
+    text += ", " + std::to_string(c.windows) + " optimizer steps";
+  if (!c.fix.empty())
+    text += "; fixed loop: " + c.fix;
+  if (!c.assumptions.empty()) {
+    text += "; assumed:";
+    for (size_t i = 0; i < c.assumptions.size(); ++i)
+      text += (i ? ", " : " ") + c.assumptions[i].name + " = " + c.assumptions[i].value + " (" +
+              c.assumptions[i].why + ")";
+  }
+  if (!c.skipped.empty()) {
+    text += "; not run: ";
+    for (size_t i = 0; i < c.skipped.size() && i < 6; ++i)
+      text += (i ? ", " : "") + c.skipped[i];
+    if (c.skipped.size() > 6)
+      text += " and " + std::to_string(c.skipped.size() - 6) + " more";
+  }
+  return text;
+}
+
+Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
+                            const std::vector<std::string> &firing, const std::string &diagnosed,
+                            const runtime::Backend &backend, const std::string &backendName,
+                            int traceSteps) {
+  Confirmation c;
+  c.backend = backendName;
+  c.setting.backend = backendName;
+  interp::ExecutionSetting setting;
+  setting.backend = &backend;
+  setting.windows = kConfirmWindows;
+  c.setting.model = "mlp " + std::to_string(setting.data.inFeatures) + "-" +
+                    std::to_string(setting.data.hidden) + "-" +
+                    std::to_string(setting.data.outFeatures) + " (stand-in for the code's model)";
+  c.setting.loss = "mse, mean over " + std::to_string(setting.data.microBatchSize) +
+                   " samples per micro-batch (stand-in for the code's loss)";
+  c.setting.dtype = runtime::dtypeName(setting.data.gradDType);
+  c.windows = kConfirmWindows;
+  if (!code.asWritten) {
+    c.verdict = "not-executable";
+    c.detail = "the loop's code was not translated";
+    return c;
+  }
+  interp::Execution written = interp::execute(*code.asWritten, setting);
+  c.accumulationSteps = written.accumulationSteps;
+  c.worldSize = written.worldSize;
+  c.setting.optimizer = optimizerWords(written.optimizer);
+  for (const interp::Assumption &a : written.assumptions)
+    c.assumptions.push_back({a.name, a.value, a.why});
+  c.skipped = written.skipped;
+  if (!written.problem.empty()) {
+    c.verdict = "not-executable";
+    c.detail = written.problem;
+    return c;
+  }
+  const int n = written.accumulationSteps, w = written.worldSize;
+  int windows = std::min(kConfirmWindows, written.microBatches / std::max(n, 1));
+  if (windows < 1) {
+    c.verdict = "not-executable";
+    c.detail = "the loop ran " + std::to_string(written.microBatches) +
+               " micro-batches, fewer than one window of N=" + std::to_string(n);
+    return c;
+  }
+  c.windows = windows;
+  // The fixed side: the finding's own fix-it, else the summary's program fix.
+  interp::ExecutionSetting same = setting;
+  same.accumulationSteps = n;
+  same.worldSize = w;
+  std::optional<interp::Execution> fixed;
+  std::optional<Confirmation> summary;
+  if (code.fixed) {
+    fixed = interp::execute(*code.fixed, same);
+    if (!fixed->problem.empty()) {
+      c.verdict = "not-executable";
+      c.detail = "the loop with the fix-it applied cannot be run: " + fixed->problem;
+      return c;
+    }
+    c.fix = "the finding's fix-it, applied to the source and re-parsed";
+  } else {
+    summary = confirmOnSummary(lowered, firing, diagnosed, backend, backendName);
+    c.fix = "program-level fix of the loop's summary (" + code.noFix + ")";
+  }
+  interp::ClipUse clip = fixed ? fixed->clip : written.clip;
+  if (!clip.used && written.clip.used)
+    clip = written.clip;
+  auto referenceFor = [&](bool mean, int referenceWindows) {
+    interp::ExecutionSetting s = same;
+    s.windows = referenceWindows;
+    return interp::referenceRun(written.optimizer, n, w, mean, clip, s);
+  };
+  // Over ranks, the reference follows the fixed loop's convention (mean or sum).
+  bool mean = true;
+  if (w > 1) {
+    const std::vector<float> &target =
+        fixed ? fixed->firstAppliedGradient : written.firstAppliedGradient;
+    interp::Execution meanRun = referenceFor(true, 1), sumRun = referenceFor(false, 1);
+    mean = !fixed && !written.averagedOverRanks && !runtime::averagesOverRanks(lowered.program)
+               ? false
+               : runtime::compare(target, meanRun.firstAppliedGradient).relativeError <=
+                     runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
+    if (fixed)
+      mean = runtime::compare(target, meanRun.firstAppliedGradient).relativeError <=
+             runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
+  }
+  interp::Execution reference = referenceFor(mean, windows);
+  runtime::Comparison gradient =
+      runtime::compare(written.firstAppliedGradient, reference.firstAppliedGradient);
+  c.relErrorBuggy = gradient.relativeError;
+  c.gradNormRatio = gradient.normRatio;
+  c.updateRatio = norm(written.firstUpdate) / std::max(norm(reference.firstUpdate), 1e-30);
+  c.allreduceCallsPerStep = written.allReducesPerStep();
+  c.parameterErrorAsWritten = parameterError(written, reference, static_cast<size_t>(windows));
+  double fixedTraffic = 0.0;
+  bool fixMatches = false;
+  if (fixed) {
+    c.relErrorFixed =
+        runtime::compare(fixed->firstAppliedGradient, reference.firstAppliedGradient).relativeError;
+    c.parameterErrorWithFix = parameterError(*fixed, reference, static_cast<size_t>(windows));
+    fixedTraffic = fixed->allReducesPerStep();
+    fixMatches =
+        c.parameterErrorWithFix < kMatches && c.relErrorFixed < kMatches && fixed->steps > 0;
+  } else {
+    c.relErrorFixed = summary->relErrorFixed;
+    c.parameterErrorWithFix = summary->relErrorFixed;
+    fixMatches = summary->relErrorFixed < kMatches && summary->verdict != "not-executable";
+    fixedTraffic = c.allreduceCallsPerStep > 1.5 ? 1.0 : c.allreduceCallsPerStep;
+  }
+  bool moreTraffic = c.allreduceCallsPerStep > fixedTraffic + 0.5;
+  bool deviates = c.parameterErrorAsWritten > kDeviates || moreTraffic;
+
+  std::string steps = std::to_string(windows) + " step" + (windows == 1 ? "" : "s");
+  std::string what;
+  if (n > 1 && near(gradient.normRatio, n) && gradient.cosine > 0.999999)
+    what = "applied gradient is " + format("%.3f", gradient.normRatio) +
+           "x the large-batch gradient (N=" + std::to_string(n) + ")";
+  else if (w > 1 && near(gradient.normRatio, 1.0 / w) && gradient.cosine > 0.999999)
+    what = "applied gradient is " + format("%.3f", gradient.normRatio) +
+           "x the large-batch gradient (1/W, W=" + std::to_string(w) + ")";
+  else if (moreTraffic)
+    what = format("%.0f", c.allreduceCallsPerStep) + " all-reduces per step instead of " +
+           format("%.0f", fixedTraffic);
+  else
+    what = "applied gradient: rel. error " + format("%.3g", gradient.relativeError) +
+           " vs the large-batch gradient, norm ratio " + format("%.3f", gradient.normRatio);
+  std::string update = "update " + format("%.3f", c.updateRatio) +
+                       "x the large-batch update; parameters after " + steps + " off by " +
+                       format("%.3g", c.parameterErrorAsWritten) + " of the distance moved";
+  std::string withFix = "; with the fix: " + format("%.1g", c.parameterErrorWithFix) +
+                        (fixed ? "" : " (program-level fix)");
+  if (deviates && fixMatches) {
+    c.verdict = "confirmed";
+    c.detail = what + "; " + update + withFix;
+  } else if (deviates) {
+    c.verdict = "not-confirmed";
+    c.detail = what + "; " + update + "; but the fixed loop departs from the reference too (" +
+               format("%.3g", c.parameterErrorWithFix) + "): the fix does not restore it";
+  } else {
+    c.verdict = "not-confirmed";
+    std::string why;
+    if (written.clip.used && !written.clip.bound)
+      why = "the clip limit " + format("%g", written.clip.limit) + " never binds (largest " +
+            (written.clip.byValue ? "|gradient element| " : "gradient norm ") +
+            format("%.3g", written.clip.largestNorm) + ")";
+    else if (gradient.relativeError > kDeviates && adaptive(written.optimizer))
+      why = written.optimizer.type + " normalises the gradient's scale: the " + what +
+            ", yet its update matches the large-batch update";
+    else if (moreTraffic || c.allreduceCallsPerStep > 0)
+      why = "the loop as written matches the large-batch reference";
+    else
+      why = "the loop as written matches the large-batch reference";
+    c.detail = "no numerical effect in this setting: " + why + " (parameters after " + steps +
+               " off by " + format("%.1g", c.parameterErrorAsWritten) + ")";
+  }
+  if (firing.size() > 1)
+    c.detail += " (measured with the loop's other findings fixed)";
+  if (w > 1 && !mean)
+    c.detail += " (the loop sums over ranks without dividing by W; so does the reference)";
+  if (traceSteps > 0) {
+    interp::ExecutionSetting traced = same;
+    traced.windows = traceSteps;
+    interp::Execution ref = referenceFor(mean, traceSteps);
+    c.parameterErrorBuggy = errorTrace(interp::execute(*code.asWritten, traced), ref);
+    if (code.fixed)
+      c.parameterErrorFixed = errorTrace(interp::execute(*code.fixed, traced), ref);
+    else
+      c.parameterErrorFixed =
+          confirmOnSummary(lowered, firing, diagnosed, backend, backendName, traceSteps)
+              .parameterErrorFixed;
+  }
+  return c;
 }
 
 } // namespace gradlint

@@ -5,9 +5,11 @@
 
 #include "confirm/Confirmation.h"
 #include "confirm/Lowering.h"
+#include "confirm/interpreter/LoopCode.h"
 
 #include "runtime/kernels/Backend.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,8 +20,34 @@ namespace gradlint {
 /// the numbers show the diagnosed bug alone; "with the fix" has every fix
 /// applied. With traceSteps > 0 the parameter error over that many optimizer
 /// steps is recorded as well (for --plot).
-Confirmation confirmDiagnosis(const LoweredLoop &lowered, const std::vector<std::string> &firing,
+Confirmation confirmOnSummary(const LoweredLoop &lowered, const std::vector<std::string> &firing,
                               const std::string &diagnosed, const runtime::Backend &backend,
                               const std::string &backendName, int traceSteps = 0);
+
+/// The code a finding is confirmed on.
+struct FindingCode {
+  /// The loop as written (with the loop's other findings' fix-its applied,
+  /// when it has several), translated from its AST.
+  std::shared_ptr<const interp::LoopCode> asWritten;
+  /// The same with this finding's fix-it applied in memory and re-parsed;
+  /// null when there is none (then `noFix` says why).
+  std::shared_ptr<const interp::LoopCode> fixed;
+  std::string noFix;
+};
+
+/// Runs the loop's own code as written and with the finding's fix-it against
+/// the large-batch reference with the code's optimizer: `confirmed` when the
+/// loop as written departs from it and the fixed loop matches it,
+/// `not-confirmed` when the loop as written matches it (with the reason),
+/// `not-executable` when the code cannot be run (with the reason). Without a
+/// fix-it, the fixed side is the loop summary's program-level fix (`lowered`),
+/// labelled so.
+Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
+                            const std::vector<std::string> &firing, const std::string &diagnosed,
+                            const runtime::Backend &backend, const std::string &backendName,
+                            int traceSteps = 0);
+
+/// One line on what the confirmation ran on and assumed, for the outputs.
+std::string confirmationContext(const Confirmation &confirmation);
 
 } // namespace gradlint

@@ -11,7 +11,22 @@ nlohmann::ordered_json confirmationToJson(const Confirmation &c, bool withTraces
                                  {"rel_error_fixed", c.relErrorFixed},
                                  {"grad_norm_ratio", c.gradNormRatio},
                                  {"allreduce_calls_per_step", c.allreduceCallsPerStep},
-                                 {"detail", c.detail}};
+                                 {"detail", c.detail},
+                                 {"update_ratio", c.updateRatio},
+                                 {"parameter_error_as_written", c.parameterErrorAsWritten},
+                                 {"parameter_error_with_fix", c.parameterErrorWithFix},
+                                 {"windows", c.windows},
+                                 {"fix", c.fix}};
+  nlohmann::ordered_json assumptions = nlohmann::ordered_json::array();
+  for (const ConfirmationAssumption &a : c.assumptions)
+    assumptions.push_back({{"name", a.name}, {"value", a.value}, {"why", a.why}});
+  json["assumptions"] = std::move(assumptions);
+  json["setting"] = {{"model", c.setting.model},
+                     {"loss", c.setting.loss},
+                     {"optimizer", c.setting.optimizer},
+                     {"dtype", c.setting.dtype},
+                     {"backend", c.setting.backend}};
+  json["skipped"] = c.skipped;
   if (withTraces) {
     json["parameter_error_buggy"] = c.parameterErrorBuggy;
     json["parameter_error_fixed"] = c.parameterErrorFixed;
@@ -30,6 +45,21 @@ Confirmation confirmationFromJson(const nlohmann::ordered_json &json) {
   json.at("grad_norm_ratio").get_to(c.gradNormRatio);
   json.at("allreduce_calls_per_step").get_to(c.allreduceCallsPerStep);
   json.at("detail").get_to(c.detail);
+  json.at("update_ratio").get_to(c.updateRatio);
+  json.at("parameter_error_as_written").get_to(c.parameterErrorAsWritten);
+  json.at("parameter_error_with_fix").get_to(c.parameterErrorWithFix);
+  json.at("windows").get_to(c.windows);
+  json.at("fix").get_to(c.fix);
+  for (const auto &a : json.at("assumptions"))
+    c.assumptions.push_back({a.at("name").get<std::string>(), a.at("value").get<std::string>(),
+                             a.at("why").get<std::string>()});
+  const auto &setting = json.at("setting");
+  setting.at("model").get_to(c.setting.model);
+  setting.at("loss").get_to(c.setting.loss);
+  setting.at("optimizer").get_to(c.setting.optimizer);
+  setting.at("dtype").get_to(c.setting.dtype);
+  setting.at("backend").get_to(c.setting.backend);
+  json.at("skipped").get_to(c.skipped);
   json.at("parameter_error_buggy").get_to(c.parameterErrorBuggy);
   json.at("parameter_error_fixed").get_to(c.parameterErrorFixed);
   return c;

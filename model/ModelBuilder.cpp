@@ -109,6 +109,7 @@ ModelBuilder::ModelBuilder(ASTContext &context, const ModelOptions &options)
 ModelBuilder::~ModelBuilder() = default;
 
 const ValueFacts &ModelBuilder::facts() const { return impl_->facts; }
+ValueFacts &ModelBuilder::facts() { return impl_->facts; }
 
 TrainingLoopModel ModelBuilder::build() {
   impl_->ensureOrigins();

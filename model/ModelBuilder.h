@@ -20,6 +20,8 @@ public:
 
   /// The value facts the model was built with (checks use them to describe values).
   const ValueFacts &facts() const;
+  /// For readers that follow callbacks (confirm/interpreter), which memoise.
+  ValueFacts &facts();
 
   /// For tests: analyse one loop statement or one function body (its first
   /// training loop when it holds one per optimizer).

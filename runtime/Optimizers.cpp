@@ -1,6 +1,8 @@
 // Optimizers.cpp
 #include "Optimizers.h"
 
+#include <cmath>
+
 #include <stdexcept>
 
 namespace gradlint {
@@ -88,6 +90,65 @@ void AdamW::reset() {
   m_.clear();
   v_.clear();
   steps_ = 0;
+}
+
+// Host loops in fp32 with LibTorch's order of operations; both optimizers are
+// small enough that no backend kernel is needed.
+void Rmsprop::step(Model &model, const GradBuffer &grads) {
+  checkShapes(model, grads, squareAvg_, "Rmsprop::step");
+  if (squareAvg_.empty()) {
+    squareAvg_.resize(model.numParams());
+    momentum_.resize(model.numParams());
+  }
+  const float lr = static_cast<float>(options_.lr), alpha = static_cast<float>(options_.alpha),
+              eps = static_cast<float>(options_.eps),
+              decay = static_cast<float>(options_.weightDecay),
+              momentum = static_cast<float>(options_.momentum);
+  for (size_t i = 0; i < model.numParams(); ++i) {
+    Tensor &p = model.param(i);
+    const float *g = grads.tensor(i).data();
+    size_t n = static_cast<size_t>(p.numel());
+    if (squareAvg_[i].empty()) {
+      squareAvg_[i].assign(n, 0.0f);
+      momentum_[i].assign(n, 0.0f);
+    }
+    for (size_t k = 0; k < n; ++k) {
+      float grad = g[k] + decay * p.data()[k];
+      float &square = squareAvg_[i][k];
+      square = alpha * square + (1.0f - alpha) * grad * grad;
+      float avg = std::sqrt(square) + eps;
+      if (momentum > 0.0f) {
+        momentum_[i][k] = momentum * momentum_[i][k] + grad / avg;
+        p.data()[k] -= lr * momentum_[i][k];
+      } else {
+        p.data()[k] -= lr * grad / avg;
+      }
+    }
+  }
+  ++steps_;
+}
+
+void Adagrad::step(Model &model, const GradBuffer &grads) {
+  checkShapes(model, grads, sum_, "Adagrad::step");
+  if (sum_.empty())
+    sum_.resize(model.numParams());
+  ++steps_;
+  const float clr =
+      static_cast<float>(options_.lr / (1.0 + static_cast<double>(steps_ - 1) * options_.lrDecay));
+  const float eps = static_cast<float>(options_.eps),
+              decay = static_cast<float>(options_.weightDecay);
+  for (size_t i = 0; i < model.numParams(); ++i) {
+    Tensor &p = model.param(i);
+    const float *g = grads.tensor(i).data();
+    size_t n = static_cast<size_t>(p.numel());
+    if (sum_[i].empty())
+      sum_[i].assign(n, 0.0f);
+    for (size_t k = 0; k < n; ++k) {
+      float grad = g[k] + decay * p.data()[k];
+      sum_[i][k] += grad * grad;
+      p.data()[k] -= clr * grad / (std::sqrt(sum_[i][k]) + eps);
+    }
+  }
 }
 
 } // namespace runtime

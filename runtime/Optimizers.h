@@ -81,6 +81,49 @@ private:
   std::vector<std::vector<float>> m_, v_;
 };
 
+// torch::optim::RMSpropOptions (centered = false).
+struct RmspropOptions {
+  double lr = 0.01;
+  double alpha = 0.99;
+  double eps = 1e-8;
+  double weightDecay = 0.0;
+  double momentum = 0.0;
+};
+
+class Rmsprop {
+public:
+  explicit Rmsprop(RmspropOptions options) : options_(options) {}
+  void step(Model &model, const GradBuffer &grads);
+  const RmspropOptions &options() const { return options_; }
+  int64_t stepCount() const { return steps_; }
+
+private:
+  RmspropOptions options_;
+  int64_t steps_ = 0;
+  std::vector<std::vector<float>> squareAvg_, momentum_;
+};
+
+// torch::optim::AdagradOptions (initial_accumulator_value = 0).
+struct AdagradOptions {
+  double lr = 0.01;
+  double lrDecay = 0.0;
+  double weightDecay = 0.0;
+  double eps = 1e-10;
+};
+
+class Adagrad {
+public:
+  explicit Adagrad(AdagradOptions options) : options_(options) {}
+  void step(Model &model, const GradBuffer &grads);
+  const AdagradOptions &options() const { return options_; }
+  int64_t stepCount() const { return steps_; }
+
+private:
+  AdagradOptions options_;
+  int64_t steps_ = 0;
+  std::vector<std::vector<float>> sum_;
+};
+
 // torch.optim.Adam: AdamW with coupled (L2) weight decay, default 0.
 inline AdamOptions adamOptions(double lr = 1e-3, double beta1 = 0.9, double beta2 = 0.999,
                                double eps = 1e-8, double weightDecay = 0.0) {

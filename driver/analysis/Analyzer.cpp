@@ -1,6 +1,7 @@
 #include "driver/analysis/Analyzer.h"
 
 #include "confirm/Confirm.h"
+#include "confirm/interpreter/Translate.h"
 #include "driver/analysis/ApiModelFileSystem.h"
 #include "driver/analysis/ParseErrors.h"
 #include "driver/analysis/Prefilter.h"
@@ -213,11 +214,15 @@ private:
       }
       entry.emitRun = first && request.lowerEveryLoop;
       bool confirmHere = request.lowerDiagnosed && !entry.firing.empty();
-      if (!entry.emitRun && !confirmHere)
+      bool translateHere = first && request.translateEveryLoop;
+      if (!entry.emitRun && !confirmHere && !translateHere)
         continue;
       if (!confirmHere)
         entry.firing.clear();
       entry.lowered = loweredFor(index);
+      entry.loopIndex = index;
+      if (confirmHere || translateHere)
+        entry.code = interp::translateLoop(loop, builder.facts());
       entry.location =
           resolve(context.getSourceManager(), loop.loc, job_.mainFile, job_.displayName, nullptr);
       job_.out.loweredLoops.push_back(std::move(entry));
@@ -367,6 +372,100 @@ void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::str
 /// file's contents on disk when given.
 FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
                      CompilationSetup &setup, const FileConfig &config,
+                     const AnalysisRequest &request);
+
+/// `contents` with the edits of `fixes` (each edit in this file), or nothing
+/// when an edit is elsewhere or two overlap.
+std::optional<std::string> withFixes(const std::string &contents,
+                                     const std::vector<const FixIt *> &fixes,
+                                     const std::string &displayName, const std::string &real) {
+  std::vector<const TextEdit *> edits;
+  for (const FixIt *fix : fixes)
+    for (const TextEdit &edit : fix->edits) {
+      if (edit.file != displayName && edit.file != real)
+        return std::nullopt;
+      if (edit.offset + edit.length > contents.size())
+        return std::nullopt;
+      edits.push_back(&edit);
+    }
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit *a, const TextEdit *b) { return a->offset > b->offset; });
+  std::string edited = contents;
+  unsigned limit = static_cast<unsigned>(contents.size());
+  for (const TextEdit *edit : edits) {
+    if (edit->offset + edit->length > limit)
+      return std::nullopt; // overlapping edits
+    edited.replace(edit->offset, edit->length, edit->replacement);
+    limit = edit->offset;
+  }
+  return edited;
+}
+
+/// --confirm: each finding runs on the loop's own code as written and with its
+/// fix-it applied in memory and re-parsed; when the loop has several findings,
+/// "as written" has the others' fix-its applied, so the numbers show this one.
+void prepareFindingCode(FileAnalysis &result, const std::string &contents,
+                        const std::string &displayName, const std::string &real,
+                        CompilationSetup &setup, const FileConfig &config) {
+  std::map<std::string, std::optional<FileAnalysis>> parsed; // by edited contents
+  auto codeOf = [&](const std::string &edited, size_t loopIndex,
+                    std::string &problem) -> std::shared_ptr<const interp::LoopCode> {
+    auto found = parsed.find(edited);
+    if (found == parsed.end()) {
+      AnalysisRequest translate;
+      translate.translateEveryLoop = true;
+      found = parsed.emplace(edited, analyse(displayName, &edited, setup, config, translate)).first;
+    }
+    const FileAnalysis &analysis = *found->second;
+    if (!analysis.errors.empty()) {
+      problem = "the source with the fix-it applied does not parse";
+      return nullptr;
+    }
+    for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops)
+      if (loop.loopIndex == loopIndex && loop.code)
+        return loop.code;
+    problem = "the loop is not found in the source with the fix-it applied";
+    return nullptr;
+  };
+  for (FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops) {
+    if (loop.firing.empty())
+      continue;
+    std::vector<std::vector<const FixIt *>> fixesOf(loop.firing.size());
+    for (size_t f = 0; f < loop.firing.size(); ++f)
+      for (size_t d = loop.firing[f].second.first;
+           d < loop.firing[f].second.second && d < result.diagnostics.size(); ++d)
+        if (result.diagnostics[d].fix)
+          fixesOf[f].push_back(&*result.diagnostics[d].fix);
+    for (size_t f = 0; f < loop.firing.size(); ++f) {
+      FindingCode code;
+      std::vector<const FixIt *> others, all;
+      for (size_t g = 0; g < loop.firing.size(); ++g) {
+        all.insert(all.end(), fixesOf[g].begin(), fixesOf[g].end());
+        if (g != f)
+          others.insert(others.end(), fixesOf[g].begin(), fixesOf[g].end());
+      }
+      code.asWritten = loop.code;
+      std::string problem;
+      if (!others.empty())
+        if (std::optional<std::string> edited = withFixes(contents, others, displayName, real))
+          if (auto translated = codeOf(*edited, loop.loopIndex, problem))
+            code.asWritten = translated;
+      if (fixesOf[f].empty()) {
+        code.noFix = "the finding has no fix-it";
+      } else if (std::optional<std::string> edited = withFixes(contents, all, displayName, real)) {
+        code.fixed = codeOf(*edited, loop.loopIndex, problem);
+        if (!code.fixed)
+          code.noFix = problem;
+      } else {
+        code.noFix = "the fix-it edits another file or overlaps another fix-it";
+      }
+      loop.findingCode.push_back(std::move(code));
+    }
+  }
+}
+
+FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
+                     CompilationSetup &setup, const FileConfig &config,
                      const AnalysisRequest &request) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
@@ -468,6 +567,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       return fail("the compiler could not process this file");
     break;
   }
+  if (request.lowerDiagnosed && !result.loweredLoops.empty())
+    prepareFindingCode(result, contents.str(), displayName, std::string(real), setup, config);
   return result;
 }
 
@@ -505,10 +606,16 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
     std::vector<std::string> firing;
     for (const auto &[check, range] : loop.firing)
       firing.push_back(check);
-    for (const auto &[check, range] : loop.firing) {
+    for (size_t f = 0; f < loop.firing.size(); ++f) {
+      const auto &[check, range] = loop.firing[f];
+      FindingCode code;
+      if (f < loop.findingCode.size())
+        code = loop.findingCode[f];
+      else
+        code.asWritten = loop.code;
       Confirmation confirmation =
-          confirmDiagnosis(loop.lowered, firing, check, *settings.confirmBackend,
-                           settings.confirmBackendName, settings.traceSteps);
+          confirmFinding(code, loop.lowered, firing, check, *settings.confirmBackend,
+                         settings.confirmBackendName, settings.traceSteps);
       for (size_t index = range.first; index < range.second && index < analysis.diagnostics.size();
            ++index)
         analysis.diagnostics[index].confirmation = confirmation;

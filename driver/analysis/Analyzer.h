@@ -8,12 +8,14 @@
 #include "driver/analysis/Diagnostics.h"
 #include "driver/config/Config.h"
 
+#include "confirm/Confirm.h"
 #include "confirm/EmitRuns.h"
 #include "confirm/Lowering.h"
 
 #include "runtime/kernels/Backend.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,11 @@ struct FileAnalysis {
     /// Each check with findings here, in check order, and the index range
     /// [first, second) of those findings in `diagnostics`.
     std::vector<std::pair<std::string, std::pair<size_t, size_t>>> firing;
+    size_t loopIndex = 0; ///< its index among the translation unit's loops
+    /// --confirm: the loop's own code, and per firing check the code it is
+    /// confirmed on (as written and with its fix-it).
+    std::shared_ptr<const interp::LoopCode> code;
+    std::vector<FindingCode> findingCode;
   };
   std::vector<LoweredTrainingLoop> loweredLoops;
 };
@@ -67,8 +74,12 @@ struct AnalysisRequest {
   bool dumpModel = false;      ///< --dump-model: FileAnalysis::modelDump
   bool lowerDiagnosed = false; ///< --confirm: lower the loops with findings
   bool lowerEveryLoop = false; ///< --emit-runs: lower every loop
+  /// Translate every loop's code (a re-parse of a fixed buffer for --confirm).
+  bool translateEveryLoop = false;
   /// Any of them needs the whole model: the prefilter does not skip.
-  bool wantsWholeModel() const { return dumpModel || lowerDiagnosed || lowerEveryLoop; }
+  bool wantsWholeModel() const {
+    return dumpModel || lowerDiagnosed || lowerEveryLoop || translateEveryLoop;
+  }
 };
 
 /// `displayName` is the path as the user wrote it.

@@ -2,6 +2,8 @@
 // pull request's diff (::warning file=...,line=...,col=...,title=...::message).
 #include "driver/output/Output.h"
 
+#include "confirm/Confirm.h"
+
 namespace gradlint {
 
 namespace {
@@ -50,7 +52,8 @@ void writeGithub(const RunResult &result, std::ostream &out) {
     for (const DiagnosticNote &note : diagnostic.notes)
       message += "\n" + position(note.location) + ": note: " + note.message;
     if (const auto &c = diagnostic.confirmation)
-      message += "\n" + c->verdict + " on " + c->backend + ": " + c->detail;
+      message += "\n" + c->verdict + " on " + c->backend + ": " + c->detail +
+                 (c->setting.optimizer.empty() ? "" : "\n" + confirmationContext(*c));
     out << "::" << (diagnostic.severity == "error" ? "error" : "warning")
         << " file=" << escapeProperty(projectRelativePath(diagnostic.location.file))
         << ",line=" << diagnostic.location.line << ",col=" << diagnostic.location.column

@@ -1,5 +1,7 @@
 #include "driver/output/Output.h"
 
+#include "confirm/Confirm.h"
+
 namespace gradlint {
 
 namespace {
@@ -42,6 +44,10 @@ void writeText(const RunResult &result, std::ostream &out, bool color) {
       writeHeader(diagnostic.location, "note", c->verdict + " on " + c->backend + ": " + c->detail,
                   out, color);
       out << '\n';
+      if (!c->setting.optimizer.empty()) {
+        writeHeader(diagnostic.location, "note", confirmationContext(*c), out, color);
+        out << '\n';
+      }
     }
     if (const auto &fix = diagnostic.fix) {
       std::string what = diagnostic.fixApplied ? "fix applied: " + fix->description

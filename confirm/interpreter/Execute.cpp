@@ -1,0 +1,1084 @@
+#include "confirm/interpreter/Execute.h"
+
+#include "runtime/Batch.h"
+#include "runtime/Clip.h"
+#include "runtime/Loss.h"
+#include "runtime/Model.h"
+#include "runtime/Optimizers.h"
+#include "runtime/ProcessGroup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace gradlint::interp {
+
+namespace {
+
+/// A loss (or prediction) as a sum of the runtime's loss on micro-batches.
+struct Term {
+  int microBatch = 0;
+  double scale = 1.0;
+};
+
+struct Value {
+  enum class Kind { Unknown, Number, Tensor, Module, Optimizer, Params, Grad, Chunks, Groups };
+  Kind kind = Kind::Unknown;
+  double number = 0.0;
+  std::vector<Term> terms; ///< Tensor
+  std::vector<int> params; ///< Params, Grad: parameter indices
+  double factor = 1.0;     ///< Grad: p.grad() / N
+  int optimizer = -1;      ///< Optimizer
+  int count = -1;          ///< Chunks (-1: unknown)
+
+  static Value of(double n) {
+    Value v;
+    v.kind = Kind::Number;
+    v.number = n;
+    return v;
+  }
+  bool isNumber() const { return kind == Kind::Number; }
+};
+
+/// The code's loop ends: the run has consumed its micro-batches.
+struct Stop {};
+/// The code cannot be run faithfully.
+struct Refuse {
+  std::string reason;
+};
+
+enum class Flow { Normal, Break, Continue, Return };
+
+class AnyOptimizer {
+public:
+  AnyOptimizer(const OptimizerSpec &spec, const runtime::Backend &backend) {
+    if (spec.type == "SGD")
+      sgd_ =
+          std::make_unique<runtime::Sgd>(runtime::SgdOptions{spec.lr, spec.momentum, spec.dampening,
+                                                             spec.weightDecay, spec.nesterov},
+                                         backend);
+    else if (spec.type == "Adam" || spec.type == "AdamW")
+      adam_ = std::make_unique<runtime::AdamW>(runtime::AdamOptions{spec.lr, spec.beta1, spec.beta2,
+                                                                    spec.eps, spec.weightDecay,
+                                                                    spec.type == "AdamW"},
+                                               backend);
+    else if (spec.type == "RMSprop")
+      rmsprop_ = std::make_unique<runtime::Rmsprop>(
+          runtime::RmspropOptions{spec.lr, spec.alpha, spec.eps, spec.weightDecay, spec.momentum});
+    else
+      adagrad_ = std::make_unique<runtime::Adagrad>(
+          runtime::AdagradOptions{spec.lr, spec.lrDecay, spec.weightDecay, spec.eps});
+  }
+  void step(runtime::Model &model, const runtime::GradBuffer &grads) {
+    if (sgd_)
+      sgd_->step(model, grads);
+    else if (adam_)
+      adam_->step(model, grads);
+    else if (rmsprop_)
+      rmsprop_->step(model, grads);
+    else
+      adagrad_->step(model, grads);
+  }
+
+private:
+  std::unique_ptr<runtime::Sgd> sgd_;
+  std::unique_ptr<runtime::AdamW> adam_;
+  std::unique_ptr<runtime::Rmsprop> rmsprop_;
+  std::unique_ptr<runtime::Adagrad> adagrad_;
+};
+
+runtime::Model makeModel(const runtime::RunSettings &s) {
+  return runtime::Model::mlp(s.inFeatures, s.hidden, s.outFeatures, s.seed);
+}
+
+std::vector<float> flatten(const runtime::Model &model) {
+  std::vector<float> out;
+  for (const runtime::Tensor &p : model.params())
+    out.insert(out.end(), p.data(), p.data() + p.numel());
+  return out;
+}
+
+std::string lineText(unsigned line) { return line ? " (line " + std::to_string(line) + ")" : ""; }
+
+constexpr long kStatementBudget = 5'000'000;
+constexpr int kCallDepth = 64;
+
+class Interpreter {
+public:
+  Interpreter(const LoopCode &code, const ExecutionSetting &setting)
+      : code_(code), setting_(setting), backend_(*setting.backend) {
+    n_ = setting.accumulationSteps ? setting.accumulationSteps : code.accumulationSteps;
+    w_ = setting.worldSize        ? setting.worldSize
+         : code.worldSizeFromCode ? code.worldSize
+         : code.distributed       ? 2
+                                  : 1;
+    budget_ = setting.windows * n_;
+    for (int r = 0; r < w_; ++r) {
+      ranks_.push_back({makeModel(setting.data), {}, {}});
+      ranks_.back().grads = runtime::GradBuffer(ranks_.back().model, setting.data.gradDType);
+    }
+    for (const auto &[place, value] : code.sharedInitial)
+      shared_[place.id] = Value::of(value);
+    result_.assumptions = code.assumptions;
+    result_.accumulationSteps = n_;
+    result_.worldSize = w_;
+    if (!code.accumulationStepsFromCode)
+      assume(code.stepsName, std::to_string(n_),
+             "the accumulation steps are not a constant in the code");
+    if (code.distributed && !code.worldSizeFromCode)
+      assume(code.worldSizeName, std::to_string(w_),
+             "the world size is not a constant in the code");
+    if (code.loopOptimizer >= 0)
+      result_.optimizer = code.optimizers[static_cast<size_t>(code.loopOptimizer)];
+    else if (!code.optimizers.empty())
+      result_.optimizer = code.optimizers.front();
+    for (const std::string &option : result_.optimizer.defaulted)
+      assume(result_.optimizer.name + "." + option.substr(0, option.find(' ')),
+             "LibTorch's default", option.substr(option.find(' ') + 1));
+  }
+
+  Execution run() {
+    result_.initialParameters = flatten(ranks_[0].model);
+    result_.windowTrace.push_back(result_.initialParameters);
+    try {
+      if (!code_.problem.empty())
+        throw Refuse{code_.problem};
+      if (code_.entry < 0)
+        throw Refuse{"no function to run"};
+      if (code_.stepFunction)
+        runStepFunction();
+      else
+        call(code_.entry, {}, 0);
+    } catch (const Stop &) {
+    } catch (const Refuse &refusal) {
+      result_.problem = refusal.reason;
+    } catch (const std::exception &error) {
+      result_.problem = std::string("the runtime rejected an operation: ") + error.what();
+    }
+    result_.microBatches = consumed_;
+    if (result_.problem.empty() && result_.steps == 0)
+      result_.problem = consumed_ == 0
+                            ? "no forward pass ran: the interpreter found no data loop"
+                            : "step() never ran in " + std::to_string(consumed_) + " micro-batches";
+    if (result_.windowTrace.size() <= static_cast<size_t>(consumed_ / std::max(n_, 1)))
+      result_.windowTrace.push_back(flatten(ranks_[0].model));
+    return std::move(result_);
+  }
+
+private:
+  struct Rank {
+    runtime::Model model;
+    runtime::GradBuffer grads;
+    std::map<int, std::unique_ptr<AnyOptimizer>> optimizers;
+  };
+  struct Frame {
+    std::map<int, Value> locals;
+  };
+
+  const LoopCode &code_;
+  const ExecutionSetting &setting_;
+  const runtime::Backend &backend_;
+  int n_ = 4, w_ = 1, budget_ = 12;
+  std::vector<Rank> ranks_;
+  std::map<int, Value> shared_;
+  std::vector<Frame> frames_;
+  std::vector<long> loopTokens_;
+  long tokenCounter_ = 0, lastForwardToken_ = -1;
+  int consumed_ = 0, currentMicroBatch_ = -1;
+  long statements_ = 0;
+  Value returned_;
+  std::set<std::string> skippedNames_;
+  Execution result_;
+
+  void assume(const std::string &name, const std::string &value, const std::string &why) {
+    for (const Assumption &existing : result_.assumptions)
+      if (existing.name == name)
+        return;
+    result_.assumptions.push_back({name, value, why});
+  }
+
+  void skip(const std::string &what, unsigned line) {
+    if (skippedNames_.insert(what).second)
+      result_.skipped.push_back(what + lineText(line));
+  }
+
+  void tick() {
+    if (++statements_ > kStatementBudget)
+      throw Refuse{"the code did not finish " + std::to_string(budget_) +
+                   " micro-batches within 5,000,000 interpreted steps"};
+  }
+
+  // ---- the runtime
+
+  /// The micro-batch a forward pass in the current loop iteration reads.
+  int forwardMicroBatch() {
+    long token = loopTokens_.empty() ? 0 : loopTokens_.back();
+    if (token != lastForwardToken_ || currentMicroBatch_ < 0) {
+      lastForwardToken_ = token;
+      currentMicroBatch_ = consumed_++;
+      if (currentMicroBatch_ > 0 && currentMicroBatch_ % n_ == 0)
+        result_.windowTrace.push_back(flatten(ranks_[0].model));
+    }
+    return currentMicroBatch_;
+  }
+
+  runtime::Batch batchOf(int microBatch, int rank) const {
+    return runtime::microBatch(setting_.data, microBatch / n_, microBatch % n_, rank, n_, w_);
+  }
+
+  void backward(const Value &loss, const Node &node) {
+    if (loss.kind != Value::Kind::Tensor || loss.terms.empty())
+      throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
+                   "`, which the interpreter cannot trace to a forward pass"};
+    std::map<int, double> scales;
+    for (const Term &term : loss.terms)
+      scales[term.microBatch] += term.scale;
+    for (int r = 0; r < w_; ++r)
+      for (const auto &[micro, scale] : scales)
+        runtime::forwardBackward(ranks_[static_cast<size_t>(r)].model, batchOf(micro, r),
+                                 runtime::LossKind::Mse, runtime::Reduction::Mean,
+                                 static_cast<float>(scale), ranks_[static_cast<size_t>(r)].grads,
+                                 backend_);
+  }
+
+  bool isLoopOptimizer(const Value &object, const Node &node) {
+    if (object.kind != Value::Kind::Optimizer || code_.loopOptimizer < 0 ||
+        object.optimizer == code_.loopOptimizer)
+      return true;
+    skip(node.op + "() of " + code_.optimizers[static_cast<size_t>(object.optimizer)].name +
+             " (another optimizer's parameters)",
+         node.line);
+    return false;
+  }
+
+  void step(const Value &object, const Node &node) {
+    if (!isLoopOptimizer(object, node))
+      return;
+    int id = object.kind == Value::Kind::Optimizer ? object.optimizer : code_.loopOptimizer;
+    const OptimizerSpec &spec =
+        id >= 0 ? code_.optimizers[static_cast<size_t>(id)] : result_.optimizer;
+    if (result_.steps == 0) {
+      result_.firstAppliedGradient = ranks_[0].grads.flatten();
+      result_.optimizer = spec;
+    }
+    std::vector<float> before =
+        result_.steps == 0 ? flatten(ranks_[0].model) : std::vector<float>{};
+    for (Rank &rank : ranks_) {
+      std::unique_ptr<AnyOptimizer> &optimizer = rank.optimizers[id];
+      if (!optimizer)
+        optimizer = std::make_unique<AnyOptimizer>(spec, backend_);
+      optimizer->step(rank.model, rank.grads);
+    }
+    if (result_.steps == 0) {
+      std::vector<float> after = flatten(ranks_[0].model);
+      for (size_t i = 0; i < after.size(); ++i)
+        after[i] -= before[i];
+      result_.firstUpdate = std::move(after);
+    }
+    ++result_.steps;
+  }
+
+  std::vector<int> allParams() const {
+    std::vector<int> all;
+    for (size_t i = 0; i < ranks_[0].model.numParams(); ++i)
+      all.push_back(static_cast<int>(i));
+    return all;
+  }
+
+  void scaleGrads(const std::vector<int> &params, double factor) {
+    for (Rank &rank : ranks_)
+      for (int i : params) {
+        float *data = rank.grads.mutableData(static_cast<size_t>(i));
+        int64_t count = rank.grads.tensor(static_cast<size_t>(i)).numel();
+        for (int64_t k = 0; k < count; ++k)
+          data[k] *= static_cast<float>(factor);
+      }
+    for (Rank &rank : ranks_)
+      rank.grads.roundToStorage(backend_);
+  }
+
+  void zeroGrads(const std::vector<int> &params) { scaleGrads(params, 0.0); }
+
+  void clip(bool byValue, double limit, unsigned line) {
+    if (!(limit >= 0))
+      throw Refuse{"the clip limit" + lineText(line) + " is negative or not a number"};
+    result_.clip.used = true;
+    result_.clip.byValue = byValue;
+    result_.clip.limit = limit;
+    for (Rank &rank : ranks_) {
+      double size = 0.0;
+      if (byValue) {
+        for (float g : rank.grads.flatten())
+          size = std::max(size, static_cast<double>(std::abs(g)));
+        runtime::clipGradValue(rank.grads, limit, backend_);
+      } else {
+        size = runtime::clipGradNorm(rank.grads, limit, backend_);
+      }
+      result_.clip.largestNorm = std::max(result_.clip.largestNorm, size);
+      result_.clip.bound = result_.clip.bound || size > limit;
+    }
+  }
+
+  void allReduce(const std::vector<int> &params, bool average) {
+    runtime::ProcessGroup group(w_, backend_);
+    std::vector<runtime::GradBuffer *> buffers;
+    for (Rank &rank : ranks_)
+      buffers.push_back(&rank.grads);
+    for (int i : params)
+      group.allReduceTensor(buffers, static_cast<size_t>(i),
+                            average ? runtime::ReduceOp::Avg : runtime::ReduceOp::Sum);
+    result_.allReduceCalls += 1.0;
+    result_.averagedOverRanks = result_.averagedOverRanks || average;
+  }
+
+  // ---- values
+
+  Value unknownRead(const Node &node) {
+    switch (node.role) {
+    case Role::AccumulationSteps:
+      if (!code_.accumulationStepsFromCode)
+        assume(node.place.name.empty() ? code_.stepsName : node.place.name, std::to_string(n_),
+               "not a constant in the code");
+      return Value::of(n_);
+    case Role::WorldSize:
+      if (!code_.worldSizeFromCode)
+        assume(node.place.name.empty() ? code_.worldSizeName : node.place.name, std::to_string(w_),
+               "not a constant in the code");
+      return Value::of(w_);
+    case Role::Rank:
+      assume(node.place.name, "0", "the interpreter follows rank 0's branches");
+      return Value::of(0);
+    case Role::None: break;
+    }
+    Value value;
+    if (node.optimizer >= 0) {
+      value.kind = Value::Kind::Optimizer;
+      value.optimizer = node.optimizer;
+    } else if (node.isModule) {
+      value.kind = Value::Kind::Module;
+    }
+    return value;
+  }
+
+  Value *lookup(const Place &place) {
+    if (place.shared) {
+      auto found = shared_.find(place.id);
+      return found == shared_.end() ? nullptr : &found->second;
+    }
+    for (auto frame = frames_.rbegin(); frame != frames_.rend(); ++frame) {
+      auto found = frame->locals.find(place.id);
+      if (found != frame->locals.end())
+        return &found->second;
+    }
+    return nullptr;
+  }
+
+  void store(const Place &place, Value value, bool declare = false) {
+    if (place.shared) {
+      shared_[place.id] = std::move(value);
+      return;
+    }
+    Value *existing = declare ? nullptr : lookup(place);
+    if (existing)
+      *existing = std::move(value);
+    else
+      frames_.back().locals[place.id] = std::move(value);
+  }
+
+  static Value truncated(Value value, bool integer) {
+    if (integer && value.isNumber())
+      value.number = std::trunc(value.number);
+    return value;
+  }
+
+  static Value scaled(Value value, double factor) {
+    if (value.kind == Value::Kind::Tensor)
+      for (Term &term : value.terms)
+        term.scale *= factor;
+    else if (value.kind == Value::Kind::Grad)
+      value.factor *= factor;
+    return value;
+  }
+
+  Value arithmetic(const std::string &op, const Value &a, const Value &b, bool integer,
+                   const Node &node) {
+    using K = Value::Kind;
+    if (a.isNumber() && b.isNumber()) {
+      double x = a.number, y = b.number, r = 0.0;
+      if (op == "+")
+        r = x + y;
+      else if (op == "-")
+        r = x - y;
+      else if (op == "*")
+        r = x * y;
+      else if (op == "/" || op == "%") {
+        if (y == 0)
+          throw Refuse{"division by zero" + lineText(node.line) + " in `" + node.text + "`"};
+        r = op == "/" ? (integer ? std::trunc(x / y) : x / y) : std::fmod(x, y);
+      } else if (op == "<")
+        r = x < y;
+      else if (op == "<=")
+        r = x <= y;
+      else if (op == ">")
+        r = x > y;
+      else if (op == ">=")
+        r = x >= y;
+      else if (op == "==")
+        r = x == y;
+      else if (op == "!=")
+        r = x != y;
+      else if (op == "&&")
+        r = x != 0 && y != 0;
+      else if (op == "||")
+        r = x != 0 || y != 0;
+      else if (op == "&")
+        r = static_cast<double>(static_cast<int64_t>(x) & static_cast<int64_t>(y));
+      else if (op == "|")
+        r = static_cast<double>(static_cast<int64_t>(x) | static_cast<int64_t>(y));
+      else if (op == "^")
+        r = static_cast<double>(static_cast<int64_t>(x) ^ static_cast<int64_t>(y));
+      else if (op == "<<")
+        r = static_cast<double>(static_cast<int64_t>(x) << static_cast<int64_t>(y));
+      else if (op == ">>")
+        r = static_cast<double>(static_cast<int64_t>(x) >> static_cast<int64_t>(y));
+      else
+        return {};
+      return truncated(Value::of(r), integer && op != "/");
+    }
+    bool tensorA = a.kind == K::Tensor || a.kind == K::Grad;
+    bool tensorB = b.kind == K::Tensor || b.kind == K::Grad;
+    if (tensorA && b.isNumber()) {
+      if (op == "*")
+        return scaled(a, b.number);
+      if (op == "/") {
+        if (b.number == 0)
+          throw Refuse{"division by zero" + lineText(node.line) + " in `" + node.text + "`"};
+        return scaled(a, 1.0 / b.number);
+      }
+      if (op == "+" || op == "-")
+        return a; // a constant adds no gradient
+    }
+    if (a.isNumber() && tensorB) {
+      if (op == "*")
+        return scaled(b, a.number);
+      if (op == "+")
+        return b;
+      if (op == "-")
+        return scaled(b, -1.0);
+    }
+    if (a.kind == K::Tensor && b.kind == K::Tensor && (op == "+" || op == "-")) {
+      Value sum = a;
+      for (Term term : b.terms) {
+        term.scale *= op == "-" ? -1.0 : 1.0;
+        sum.terms.push_back(term);
+      }
+      return sum;
+    }
+    // A tensor combined with data or parameters (a regulariser): its loss terms stay.
+    if (a.kind == K::Tensor && b.kind != K::Number && op != "/" && op != "*")
+      return a;
+    if (b.kind == K::Tensor && a.kind != K::Number && op == "+")
+      return b;
+    if (a.kind == K::Tensor || b.kind == K::Tensor)
+      if (!a.terms.empty() || !b.terms.empty())
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                     " combines a loss with a value the interpreter does not follow"};
+    return {};
+  }
+
+  // ---- expressions
+
+  Value evaluate(const Node &node) {
+    tick();
+    switch (node.kind) {
+    case NodeKind::Number: return Value::of(node.number);
+    case NodeKind::Read: {
+      Value *value = lookup(node.place);
+      if (value && value->kind != Value::Kind::Unknown)
+        return *value;
+      return unknownRead(node);
+    }
+    case NodeKind::Unary: {
+      Value operand = evaluate(*node.children[0]);
+      if (!operand.isNumber()) {
+        if (node.op == "-" && operand.kind == Value::Kind::Tensor)
+          return scaled(operand, -1.0);
+        return {};
+      }
+      double x = operand.number;
+      if (node.op == "-")
+        return Value::of(-x);
+      if (node.op == "!")
+        return Value::of(x == 0);
+      if (node.op == "~")
+        return Value::of(static_cast<double>(~static_cast<int64_t>(x)));
+      if (node.op == "int")
+        return Value::of(std::trunc(x));
+      if (node.op == "bool")
+        return Value::of(x != 0);
+      return operand;
+    }
+    case NodeKind::Binary: {
+      Value a = evaluate(*node.children[0]);
+      if (node.op == "&&" && a.isNumber() && a.number == 0)
+        return Value::of(0);
+      if (node.op == "||" && a.isNumber() && a.number != 0)
+        return Value::of(1);
+      Value b = evaluate(*node.children[1]);
+      if ((node.op == "&&" || node.op == "||") && b.isNumber() && !a.isNumber()) {
+        if (node.op == "&&" && b.number == 0)
+          return Value::of(0);
+        if (node.op == "||" && b.number != 0)
+          return Value::of(1);
+      }
+      return arithmetic(node.op, a, b, node.integer, node);
+    }
+    case NodeKind::Assign: {
+      Value rhs = evaluate(*node.children[1]);
+      if (node.op != "=") {
+        Value current = evaluate(*node.children[0]);
+        std::string op = node.op.substr(0, node.op.size() - 1);
+        if (current.kind == Value::Kind::Tensor && current.terms.empty() &&
+            rhs.kind == Value::Kind::Tensor && op == "+")
+          ; // zeros() += loss: the loss itself
+        else
+          rhs = arithmetic(op, current, rhs, node.integer, node);
+      }
+      rhs = truncated(std::move(rhs), node.integer);
+      store(node.place, rhs);
+      return rhs;
+    }
+    case NodeKind::IncDec: {
+      Value *value = lookup(node.place);
+      Value old = value && value->kind != Value::Kind::Unknown ? *value : Value{};
+      if (!old.isNumber()) {
+        store(node.place, Value{});
+        return {};
+      }
+      Value updated = Value::of(old.number + (node.op == "++" ? 1 : -1));
+      store(node.place, updated);
+      return node.prefix ? updated : old;
+    }
+    case NodeKind::Conditional: {
+      Value condition = evaluate(*node.children[0]);
+      if (!condition.isNumber()) {
+        if (node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork)
+          throw Refuse{"the condition of `" + node.text + "`" + lineText(node.line) +
+                       " is not known to the interpreter"};
+        return {};
+      }
+      return evaluate(*node.children[condition.number != 0 ? 1 : 2]);
+    }
+    case NodeKind::Comma: evaluate(*node.children[0]); return evaluate(*node.children[1]);
+    case NodeKind::CallUser: {
+      Value object = evaluate(*node.children[0]);
+      (void)object;
+      std::vector<Value> args;
+      for (size_t i = 1; i < node.children.size(); ++i)
+        args.push_back(evaluate(*node.children[i]));
+      return call(node.function, std::move(args), node.line);
+    }
+    case NodeKind::Api: return api(node);
+    case NodeKind::Optimizer: {
+      Value value;
+      value.kind = Value::Kind::Optimizer;
+      value.optimizer = node.optimizer;
+      return value;
+    }
+    case NodeKind::Skipped: {
+      for (const std::unique_ptr<Node> &child : node.children)
+        if (child && child->kind != NodeKind::Unknown)
+          evaluate(*child);
+      if (!node.op.empty() && node.op != "stream output")
+        skip(node.op + "()", node.line);
+      return {};
+    }
+    case NodeKind::Unknown:
+      if (node.hasTrainingWork)
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) + " (" + node.op +
+                     ") is not handled by the interpreter"};
+      return {};
+    default: break;
+    }
+    Flow flow = execute(node);
+    (void)flow;
+    return {};
+  }
+
+  std::vector<int> paramsIn(const Value &value) const {
+    if (value.kind == Value::Kind::Params || value.kind == Value::Kind::Grad)
+      return value.params;
+    return {};
+  }
+
+  Value api(const Node &node) {
+    using K = Value::Kind;
+    std::vector<Value> values;
+    for (const std::unique_ptr<Node> &child : node.children)
+      values.push_back(child && node.api != ApiOp::Forward ? evaluate(*child) : Value{});
+    const Value &object = values[0];
+    auto firstOf = [&](K kind) -> const Value * {
+      for (const Value &value : values)
+        if (value.kind == kind)
+          return &value;
+      return nullptr;
+    };
+    auto argNumber = [&](size_t index, const char *what) -> std::optional<double> {
+      if (index < values.size() && values[index].isNumber())
+        return values[index].number;
+      (void)what;
+      return std::nullopt;
+    };
+    switch (node.api) {
+    case ApiOp::Forward: {
+      Value value;
+      value.kind = K::Tensor;
+      value.terms.push_back({forwardMicroBatch(), 1.0});
+      return value;
+    }
+    case ApiOp::Backward: {
+      const Value *loss = object.kind == K::Tensor ? &object : firstOf(K::Tensor);
+      backward(loss ? *loss : Value{}, node);
+      return {};
+    }
+    case ApiOp::ZeroGrad:
+      if (isLoopOptimizer(object, node))
+        zeroGrads(allParams());
+      return {};
+    case ApiOp::ResetGrad:
+      if (object.kind == K::Grad || object.kind == K::Params)
+        zeroGrads(object.params);
+      return {};
+    case ApiOp::ScaleGrad: {
+      if (object.kind == K::Tensor && node.children[0]->kind == NodeKind::Read) {
+        std::optional<double> operand = argNumber(1, "factor");
+        if (!operand || *operand == 0)
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) + ": the factor is unknown"};
+        store(node.children[0]->place, scaled(object, node.divides ? 1.0 / *operand : *operand));
+        return {};
+      }
+      if (object.kind != K::Grad)
+        return {};
+      const Value &operand = values.size() > 1 ? values[1] : Value{};
+      if (node.op == "=") {
+        // grad = grad / N (a scaled gradient of the same parameters) or a reset.
+        if (operand.kind == K::Grad && operand.params == object.params)
+          scaleGrads(object.params, operand.factor);
+        else if (operand.kind == K::Tensor && operand.terms.empty())
+          zeroGrads(object.params);
+        else
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                       " overwrites a gradient with a value the interpreter does not follow"};
+        return {};
+      }
+      if (!operand.isNumber())
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                     " scales a gradient by a value the interpreter does not know"};
+      if (node.divides && operand.number == 0)
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) + " divides by zero"};
+      scaleGrads(object.params, node.divides ? 1.0 / operand.number : operand.number);
+      return {};
+    }
+    case ApiOp::ClipNorm:
+    case ApiOp::ClipValue: {
+      std::optional<double> limit = argNumber(2, "limit");
+      if (!limit) {
+        limit = 1.0;
+        assume("clip limit" + lineText(node.line), "1", "not a constant in the code");
+      }
+      clip(node.api == ApiOp::ClipValue, *limit, node.line);
+      return {};
+    }
+    case ApiOp::AllReduce: {
+      std::vector<int> params;
+      for (const Value &value : values)
+        for (int i : paramsIn(value))
+          if (std::find(params.begin(), params.end(), i) == params.end())
+            params.push_back(i);
+      if (params.empty()) {
+        skip(node.op + "() of a value that is not a gradient", node.line);
+        return {};
+      }
+      allReduce(params, node.averages);
+      return {};
+    }
+    case ApiOp::Step: step(object, node); return {};
+    case ApiOp::WorldSize:
+      if (!code_.worldSizeFromCode)
+        assume(code_.worldSizeName, std::to_string(w_), "not a constant in the code");
+      return Value::of(w_);
+    case ApiOp::Parameters: {
+      Value value;
+      value.kind = K::Params;
+      value.params = allParams();
+      return value;
+    }
+    case ApiOp::ParamGroups: {
+      Value value;
+      value.kind = K::Groups;
+      return value;
+    }
+    case ApiOp::Grad: {
+      if (object.kind != K::Params)
+        return {};
+      Value value = object;
+      value.kind = K::Grad;
+      value.factor = 1.0;
+      return value;
+    }
+    case ApiOp::Chunk: {
+      Value value;
+      value.kind = K::Chunks;
+      std::optional<double> count = argNumber(1, "count");
+      value.count = count && node.op != "split" ? static_cast<int>(*count) : -1;
+      return value;
+    }
+    case ApiOp::Size:
+      if (object.kind == K::Chunks && object.count >= 0)
+        return Value::of(object.count);
+      if (object.kind == K::Params)
+        return Value::of(static_cast<double>(object.params.size()));
+      return {};
+    case ApiOp::Index: {
+      if (object.kind == K::Params && values.size() > 1 && values[1].isNumber()) {
+        size_t index = static_cast<size_t>(values[1].number);
+        if (index < object.params.size()) {
+          Value one = object;
+          one.params = {object.params[index]};
+          return one;
+        }
+      }
+      if (object.kind == K::Groups || object.kind == K::Module || object.kind == K::Optimizer)
+        return object;
+      return {};
+    }
+    case ApiOp::Detach: {
+      if (node.op == "detach" && object.kind == K::Tensor) {
+        Value value;
+        value.kind = K::Tensor;
+        return value;
+      }
+      return {};
+    }
+    case ApiOp::PushBack: {
+      if (node.children[0]->kind != NodeKind::Read || values.size() < 2)
+        return {};
+      Value list = object;
+      const Value &element = values[1];
+      if (element.kind == K::Grad || element.kind == K::Params) {
+        if (list.kind != element.kind) {
+          list = element;
+          list.params.clear();
+        }
+        for (int i : element.params)
+          list.params.push_back(i);
+        store(node.children[0]->place, list);
+      } else if (element.kind == K::Tensor) {
+        if (list.kind != K::Tensor) {
+          list = Value{};
+          list.kind = K::Tensor;
+        }
+        list.terms.insert(list.terms.end(), element.terms.begin(), element.terms.end());
+        store(node.children[0]->place, list);
+      }
+      return {};
+    }
+    case ApiOp::Identity:
+      if (object.kind == K::Groups && node.op == "params") {
+        Value value;
+        value.kind = K::Params;
+        value.params = allParams();
+        return value;
+      }
+      return object;
+    case ApiOp::TensorScale: {
+      std::optional<double> factor = argNumber(1, "factor");
+      if (object.kind != K::Tensor && object.kind != K::Grad)
+        return {};
+      if (!factor || (node.divides && *factor == 0))
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                     " scales a loss by a value the interpreter does not know"};
+      return scaled(object, node.divides ? 1.0 / *factor : *factor);
+    }
+    case ApiOp::TensorOp: {
+      Value combined;
+      for (const Value &value : values) {
+        if (value.kind == K::Grad || value.kind == K::Params) {
+          if (combined.kind != value.kind) {
+            combined = value;
+            combined.params.clear();
+          }
+          for (int i : value.params)
+            combined.params.push_back(i);
+        } else if (value.kind == K::Tensor &&
+                   (combined.kind == K::Tensor || combined.kind == K::Unknown)) {
+          combined.kind = K::Tensor;
+          combined.terms.insert(combined.terms.end(), value.terms.begin(), value.terms.end());
+        }
+      }
+      if (combined.kind == K::Unknown && node.isTensor)
+        combined.kind = K::Tensor;
+      return combined;
+    }
+    case ApiOp::SchedulerStep:
+      skip(node.op + "() (the learning-rate schedule is not run)", node.line);
+      return {};
+    }
+    return {};
+  }
+
+  // ---- statements
+
+  Value call(int function, std::vector<Value> args, unsigned line) {
+    if (frames_.size() >= kCallDepth)
+      throw Refuse{"calls nest deeper than 64" + lineText(line)};
+    const Function &fn = code_.functions[static_cast<size_t>(function)];
+    frames_.emplace_back();
+    for (size_t i = 0; i < fn.parameters.size(); ++i)
+      if (i < args.size() && args[i].kind != Value::Kind::Unknown)
+        frames_.back().locals[fn.parameters[i].id] = args[i];
+    returned_ = Value{};
+    if (fn.body)
+      execute(*fn.body);
+    frames_.pop_back();
+    Value result = std::move(returned_);
+    returned_ = Value{};
+    return result;
+  }
+
+  /// A step function runs once per micro-batch: integer parameters get the
+  /// call's index; a tensor parameter is that micro-batch's loss.
+  void runStepFunction() {
+    const Function &fn = code_.functions[static_cast<size_t>(code_.entry)];
+    for (int index = 0; index < budget_ * 4; ++index) {
+      if (consumed_ >= budget_)
+        throw Stop{};
+      loopTokens_.assign(1, ++tokenCounter_);
+      std::vector<Value> args;
+      for (size_t i = 0; i < fn.parameters.size(); ++i) {
+        if (fn.integerParameters[i]) {
+          assume(fn.parameters[i].name, "0, 1, 2, ...", "the step function's call index");
+          args.push_back(Value::of(index));
+        } else {
+          args.push_back({});
+        }
+      }
+      call(code_.entry, std::move(args), 0);
+    }
+    throw Refuse{"the step function ran " + std::to_string(budget_ * 4) + " times and took " +
+                 std::to_string(consumed_) + " micro-batches"};
+  }
+
+  bool touchesGradients(const Node &node) const {
+    if (node.kind == NodeKind::Api && node.api == ApiOp::Grad)
+      return true;
+    for (const std::unique_ptr<Node> &child : node.children)
+      if (child && touchesGradients(*child))
+        return true;
+    return false;
+  }
+
+  enum class Unbounded { Run, RunSteps, Skip };
+
+  /// What a loop whose length the code does not show does.
+  Unbounded unbounded(const Node &node) {
+    if (node.isDataLoop || node.enclosesDataLoop) {
+      assume("data", std::to_string(budget_) + " micro-batches",
+             "the data loader's length is not in the code; the run takes " +
+                 std::to_string(setting_.windows) + " windows of N");
+      return Unbounded::Run;
+    }
+    if (node.hasForward) {
+      assume("micro-batches per iteration" + lineText(node.line), std::to_string(n_),
+             "`" + node.text + "` has no length in the code; it is taken as N");
+      return Unbounded::RunSteps;
+    }
+    if (!node.hasTrainingWork) {
+      skip("loop `" + node.text + "` (its length is unknown; it does not train)", node.line);
+      return Unbounded::Skip;
+    }
+    throw Refuse{"the loop `" + node.text + "`" + lineText(node.line) +
+                 " trains, and its length is not known to the interpreter"};
+  }
+
+  Flow loop(const Node &node) {
+    Value range;
+    if (node.rangeOver)
+      range = evaluate(*node.children[0]);
+    else
+      execute(*node.children[0]);
+    std::optional<Unbounded> policy;
+    std::vector<Value> elements;
+    bool counted = false;
+    if (node.rangeOver) {
+      using K = Value::Kind;
+      if (range.kind == K::Unknown && touchesGradients(*node.children[3])) {
+        assume("`" + node.text + "`" + lineText(node.line), "the model's parameters",
+               "a loop over parameter gradients whose list the interpreter cannot see");
+        range.kind = K::Params;
+        range.params = allParams();
+      }
+      if (range.kind == K::Params || range.kind == K::Grad) {
+        for (int i : range.params) {
+          Value one = range;
+          one.kind = K::Params;
+          one.params = {i};
+          elements.push_back(one);
+        }
+        counted = true;
+      } else if (range.kind == K::Groups) {
+        elements.push_back(range);
+        counted = true;
+      } else if (range.kind == K::Chunks && range.count >= 0) {
+        elements.resize(static_cast<size_t>(range.count));
+        counted = true;
+      }
+    }
+    loopTokens_.push_back(0);
+    Flow result = Flow::Normal;
+    for (long iteration = 0;; ++iteration) {
+      tick();
+      if (node.isDataLoop && consumed_ >= budget_)
+        throw Stop{};
+      bool proceed = true;
+      if (node.rangeOver && counted) {
+        proceed = static_cast<size_t>(iteration) < elements.size();
+      } else if (node.rangeOver || !node.postCondition || iteration > 0) {
+        Value condition = node.rangeOver ? Value{} : evaluate(*node.children[1]);
+        if (condition.isNumber()) {
+          proceed = condition.number != 0;
+        } else {
+          if (!policy)
+            policy = unbounded(node);
+          proceed = *policy == Unbounded::Run || (*policy == Unbounded::RunSteps && iteration < n_);
+        }
+      }
+      if (!proceed)
+        break;
+      loopTokens_.back() = ++tokenCounter_;
+      if (node.rangeOver)
+        store(node.place,
+              counted && static_cast<size_t>(iteration) < elements.size()
+                  ? elements[static_cast<size_t>(iteration)]
+                  : Value{},
+              true);
+      Flow flow = execute(*node.children[3]);
+      if (flow == Flow::Break)
+        break;
+      if (flow == Flow::Return) {
+        result = Flow::Return;
+        break;
+      }
+      execute(*node.children[2]);
+      if (!node.isDataLoop && !node.enclosesDataLoop && iteration > 1'000'000)
+        throw Refuse{"the loop `" + node.text + "`" + lineText(node.line) +
+                     " ran more than 1,000,000 times"};
+    }
+    loopTokens_.pop_back();
+    return result;
+  }
+
+  Flow execute(const Node &node) {
+    tick();
+    switch (node.kind) {
+    case NodeKind::Block:
+      for (const std::unique_ptr<Node> &child : node.children) {
+        Flow flow = execute(*child);
+        if (flow != Flow::Normal)
+          return flow;
+      }
+      return Flow::Normal;
+    case NodeKind::Declare: {
+      if (node.place.shared && shared_.count(node.place.id))
+        return Flow::Normal; // a static local keeps its value
+      Value value = node.children.empty() ? Value{} : evaluate(*node.children[0]);
+      if (node.optimizer >= 0 && value.kind != Value::Kind::Optimizer) {
+        value = Value{};
+        value.kind = Value::Kind::Optimizer;
+        value.optimizer = node.optimizer;
+      }
+      store(node.place, truncated(std::move(value), node.integer), true);
+      return Flow::Normal;
+    }
+    case NodeKind::If: {
+      Value condition = evaluate(*node.children[0]);
+      if (!condition.isNumber()) {
+        if (node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork)
+          throw Refuse{"the condition `" + node.text + "`" + lineText(node.line) +
+                       " decides whether training work runs, and the interpreter cannot "
+                       "evaluate it"};
+        skip("if (" + node.text + ") (its condition is unknown; neither branch trains)", node.line);
+        return Flow::Normal;
+      }
+      return execute(*node.children[condition.number != 0 ? 1 : 2]);
+    }
+    case NodeKind::Loop: return loop(node);
+    case NodeKind::Break: return Flow::Break;
+    case NodeKind::Continue: return Flow::Continue;
+    case NodeKind::Return:
+      returned_ = node.children.empty() ? Value{} : evaluate(*node.children[0]);
+      return Flow::Return;
+    case NodeKind::Unknown:
+      if (node.hasTrainingWork)
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) + " (" + node.op +
+                     ") is not handled by the interpreter"};
+      skip(node.op + " statement", node.line);
+      return Flow::Normal;
+    default: evaluate(node); return Flow::Normal;
+    }
+  }
+};
+
+} // namespace
+
+Execution execute(const LoopCode &code, const ExecutionSetting &setting) {
+  return Interpreter(code, setting).run();
+}
+
+Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
+                       const ClipUse &clipUse, const ExecutionSetting &setting) {
+  const runtime::Backend &backend = *setting.backend;
+  Execution result;
+  result.accumulationSteps = steps;
+  result.worldSize = worldSize;
+  result.optimizer = optimizer;
+  runtime::Model model = makeModel(setting.data);
+  AnyOptimizer update(optimizer, backend);
+  result.initialParameters = flatten(model);
+  result.windowTrace.push_back(result.initialParameters);
+  float scale = 1.0f / static_cast<float>(meanOverRanks ? steps * worldSize : steps);
+  for (int window = 0; window < setting.windows; ++window) {
+    runtime::GradBuffer grads(model, runtime::DType::F32);
+    for (int micro = 0; micro < steps; ++micro)
+      for (int rank = 0; rank < worldSize; ++rank)
+        runtime::forwardBackward(
+            model, runtime::microBatch(setting.data, window, micro, rank, steps, worldSize),
+            runtime::LossKind::Mse, runtime::Reduction::Mean, scale, grads, backend);
+    if (clipUse.used) {
+      if (clipUse.byValue)
+        runtime::clipGradValue(grads, clipUse.limit, backend);
+      else
+        runtime::clipGradNorm(grads, clipUse.limit, backend);
+    }
+    if (window == 0)
+      result.firstAppliedGradient = grads.flatten();
+    std::vector<float> before = flatten(model);
+    update.step(model, grads);
+    std::vector<float> after = flatten(model);
+    if (window == 0) {
+      result.firstUpdate = after;
+      for (size_t i = 0; i < after.size(); ++i)
+        result.firstUpdate[i] -= before[i];
+    }
+    result.windowTrace.push_back(std::move(after));
+    ++result.steps;
+  }
+  result.microBatches = steps * setting.windows;
+  return result;
+}
+
+} // namespace gradlint::interp

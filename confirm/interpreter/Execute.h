@@ -1,0 +1,61 @@
+// Runs a LoopCode on the reference runtime: the loop's statements in order on
+// W simulated ranks in lockstep, each LibTorch call on the runtime's model,
+// gradients, optimizer and process group; and the large-batch reference the
+// confirmation compares it with.
+#pragma once
+
+#include "confirm/interpreter/LoopCode.h"
+
+#include "runtime/LoopProgram.h"
+#include "runtime/kernels/Backend.h"
+
+#include <string>
+#include <vector>
+
+namespace gradlint::interp {
+
+struct ExecutionSetting {
+  runtime::RunSettings data; ///< model sizes, micro-batch size, seed, gradient dtype
+  int windows = 3;           ///< the loop runs windows x N micro-batches
+  const runtime::Backend *backend = nullptr;
+  /// 0: N and W as the code says or its stated defaults; else these.
+  int accumulationSteps = 0, worldSize = 0;
+};
+
+/// The clipping the code did, as executed.
+struct ClipUse {
+  bool used = false;
+  bool byValue = false;
+  double limit = 0.0;
+  bool bound = false;       ///< the limit clipped at least once
+  double largestNorm = 0.0; ///< the largest gradient norm (or |element|) it saw
+};
+
+struct Execution {
+  std::string problem; ///< why it could not run to the end; empty when it ran
+  int accumulationSteps = 0, worldSize = 0;
+  int microBatches = 0, steps = 0;
+  std::vector<float> initialParameters;
+  std::vector<float> firstAppliedGradient; ///< rank 0's gradient at its first step()
+  std::vector<float> firstUpdate;          ///< rank 0's parameters after minus before it
+  /// Rank 0's parameters before each window's first micro-batch and at the end.
+  std::vector<std::vector<float>> windowTrace;
+  double allReduceCalls = 0.0;
+  bool averagedOverRanks = false; ///< an AVG all-reduce ran
+  ClipUse clip;
+  OptimizerSpec optimizer; ///< the loop's optimizer
+  std::vector<Assumption> assumptions;
+  std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
+  double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
+};
+
+/// Executes the code for setting.windows x N micro-batches.
+Execution execute(const LoopCode &code, const ExecutionSetting &setting);
+
+/// The large-batch reference: per window, one step of `optimizer` on the
+/// mean loss over the window's N x W micro-batches (the sum over ranks when
+/// `meanOverRanks` is false), clipped as `clip` says when it was used.
+Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
+                       const ClipUse &clip, const ExecutionSetting &setting);
+
+} // namespace gradlint::interp

@@ -1,0 +1,1109 @@
+#include "confirm/interpreter/Translate.h"
+
+#include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace gradlint::interp {
+
+namespace {
+
+using NodePtr = std::unique_ptr<Node>;
+
+const char *const kOptimizerTypes[] = {"torch::optim::SGD", "torch::optim::AdamW",
+                                       "torch::optim::Adam", "torch::optim::RMSprop",
+                                       "torch::optim::Adagrad"};
+
+/// The record behind a type: through references, pointers, smart pointers
+/// and ModuleHolder-like wrappers (their first template argument).
+const CXXRecordDecl *recordBehind(QualType type, unsigned depth = 0) {
+  if (type.isNull() || depth > 4)
+    return nullptr;
+  type = type.getNonReferenceType();
+  if (type->isPointerType())
+    return recordBehind(type->getPointeeType(), depth + 1);
+  const CXXRecordDecl *record = type->getAsCXXRecordDecl();
+  if (auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(record)) {
+    llvm::StringRef name = spec->getName();
+    if ((name == "shared_ptr" || name == "unique_ptr" || name == "ModuleHolder") &&
+        spec->getTemplateArgs().size() >= 1 &&
+        spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      return recordBehind(spec->getTemplateArgs()[0].getAsType(), depth + 1);
+  }
+  return record;
+}
+
+std::string optimizerTypeOf(const CXXRecordDecl *record) {
+  for (const char *type : kOptimizerTypes)
+    if (isOrDerivesFrom(record, type))
+      return llvm::StringRef(type).rsplit("::").second.str();
+  return "";
+}
+
+bool isOptimizerType(QualType type) {
+  const CXXRecordDecl *record = recordBehind(type);
+  return record &&
+         (isOrDerivesFrom(record, "torch::optim::Optimizer") || !optimizerTypeOf(record).empty());
+}
+
+bool isModuleRecord(const CXXRecordDecl *record) {
+  if (!record)
+    return false;
+  if (isOrDerivesFrom(record, "torch::nn::Module"))
+    return true;
+  // A holder (torch::nn::Linear, TORCH_MODULE(Net)) derives from ModuleHolder<Impl>.
+  if (!record->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &base : record->getDefinition()->bases())
+    if (auto *spec =
+            dyn_cast_or_null<ClassTemplateSpecializationDecl>(base.getType()->getAsCXXRecordDecl()))
+      if (spec->getName() == "ModuleHolder")
+        return true;
+  return false;
+}
+
+bool isModuleType(QualType type) { return isModuleRecord(recordBehind(type)); }
+
+bool isTensorType(QualType type) {
+  const CXXRecordDecl *record = recordBehind(type);
+  return record &&
+         (isOrDerivesFrom(record, "at::Tensor") || isOrDerivesFrom(record, "at::TensorBase"));
+}
+
+bool isIntegral(QualType type) {
+  type = type.getNonReferenceType().getCanonicalType();
+  return type->isIntegralOrEnumerationType();
+}
+
+std::string calleeName(const CallExpr *call) {
+  if (const FunctionDecl *callee = call->getDirectCallee())
+    if (callee->getIdentifier())
+      return callee->getName().str();
+  const Expr *object = nullptr;
+  if (std::optional<std::string> name = dependentCalleeName(call, &object))
+    return *name;
+  return "";
+}
+
+/// Whether `call` names ReduceOp::AVG (c10d's default is SUM).
+bool namesAverage(const Stmt *stmt) {
+  if (!stmt)
+    return false;
+  if (auto *ref = dyn_cast<DeclRefExpr>(stmt))
+    if (ref->getDecl()->getIdentifier()) {
+      llvm::StringRef name = ref->getDecl()->getName();
+      if (name == "AVG" || name == "AVERAGE" || name == "MEAN")
+        return true;
+    }
+  if (auto *member = dyn_cast<MemberExpr>(stmt))
+    if (member->getMemberDecl()->getIdentifier() && member->getMemberDecl()->getName() == "AVG")
+      return true;
+  for (const Stmt *child : stmt->children())
+    if (namesAverage(child))
+      return true;
+  return false;
+}
+
+class Translator {
+public:
+  Translator(const TrainingLoop &loop, ValueFacts &facts)
+      : loop_(loop), facts_(facts), context_(facts.context()), sm_(context_.getSourceManager()),
+        code_(std::make_shared<LoopCode>()) {}
+
+  std::shared_ptr<const LoopCode> run() {
+    readRoles();
+    const FunctionDecl *entry = instantiated(loop_.function);
+    if (!entry || !entry->hasBody()) {
+      code_->problem = "the training loop's function has no body in this file";
+      return code_;
+    }
+    code_->stepFunction = loop_.kind == LoopKind::StepFunction;
+    code_->entry = function(entry);
+    if (const TrainingEvent *step = loop_.boundaryStep())
+      if (step->optimizer)
+        code_->loopOptimizer = optimizerId(step->optimizer);
+    for (size_t index = 0; index < code_->functions.size(); ++index)
+      markFunction(static_cast<int>(index));
+    code_->distributed = distributed_;
+    return code_;
+  }
+
+private:
+  const TrainingLoop &loop_;
+  ValueFacts &facts_;
+  ASTContext &context_;
+  const SourceManager &sm_;
+  std::shared_ptr<LoopCode> code_;
+  std::map<const FunctionDecl *, int> functions_;
+  std::map<const Decl *, int> places_;
+  std::map<const ValueDecl *, int> optimizers_;
+  std::set<unsigned> stepsDecls_, worldDecls_; // raw locations of the declarations
+  const Expr *stepsExpr_ = nullptr;
+  const Expr *worldExpr_ = nullptr;
+  bool distributed_ = false;
+  std::vector<int> markMemo_; // per function: -1 unknown, 0 in progress/none, 1 work
+
+  unsigned lineOf(SourceLocation loc) const {
+    return loc.isValid() ? sm_.getPresumedLineNumber(sm_.getExpansionLoc(loc)) : 0;
+  }
+
+  std::string textOf(const Stmt *stmt) const {
+    if (!stmt)
+      return "";
+    CharSourceRange range = CharSourceRange::getTokenRange(stmt->getSourceRange());
+    std::string text =
+        Lexer::getSourceText(sm_.getExpansionRange(range), sm_, context_.getLangOpts()).str();
+    if (text.size() > 80)
+      text = text.substr(0, 77) + "...";
+    return text;
+  }
+
+  /// N and W as the model read them: the declarations (or the expression)
+  /// that stand for them.
+  void readRoles() {
+    auto record = [&](const SymbolicValue &value, std::set<unsigned> &decls, const Expr *&expr,
+                      std::string &name) {
+      if (!value.expr)
+        return;
+      expr = stripCasts(value.expr);
+      llvm::SmallPtrSet<const ValueDecl *, 4> aliases;
+      facts_.aliasDecls({value.expr, nullptr}, aliases);
+      if (const ValueDecl *decl = facts_.referencedDecl({value.expr, nullptr}))
+        aliases.insert(decl);
+      for (const ValueDecl *decl : aliases) {
+        decls.insert(decl->getLocation().getRawEncoding());
+        if (decl->getIdentifier())
+          name = decl->getName().str();
+      }
+      if (name.empty())
+        name = textOf(value.expr);
+    };
+    if (loop_.window) {
+      record(loop_.window->steps, stepsDecls_, stepsExpr_, code_->stepsName);
+      if (loop_.window->steps.constant && *loop_.window->steps.constant >= 1 &&
+          *loop_.window->steps.constant <= 64) {
+        code_->accumulationSteps = static_cast<int>(*loop_.window->steps.constant);
+        code_->accumulationStepsFromCode = true;
+      }
+    } else {
+      code_->accumulationSteps = 1;
+      code_->accumulationStepsFromCode = true;
+    }
+    record(loop_.worldSize, worldDecls_, worldExpr_, code_->worldSizeName);
+    if (loop_.worldSize.constant && *loop_.worldSize.constant >= 1 &&
+        *loop_.worldSize.constant <= 16) {
+      code_->worldSize = static_cast<int>(*loop_.worldSize.constant);
+      code_->worldSizeFromCode = true;
+    }
+  }
+
+  /// A template's first instantiation (its calls are resolved), else itself.
+  const FunctionDecl *instantiated(const FunctionDecl *fn) const {
+    if (!fn)
+      return nullptr;
+    if (const FunctionTemplateDecl *tmpl = fn->getDescribedFunctionTemplate())
+      for (const FunctionDecl *spec : tmpl->specializations())
+        if (spec->hasBody())
+          return spec;
+    if (auto *method = dyn_cast<CXXMethodDecl>(fn))
+      if (auto *record = dyn_cast<CXXRecordDecl>(method->getParent()))
+        if (const ClassTemplateDecl *tmpl = record->getDescribedClassTemplate())
+          for (const ClassTemplateSpecializationDecl *spec : tmpl->specializations())
+            for (const CXXMethodDecl *candidate : spec->methods())
+              if (candidate->getLocation() == method->getLocation() && candidate->hasBody())
+                return candidate;
+    return fn->getDefinition() ? fn->getDefinition() : fn;
+  }
+
+  int function(const FunctionDecl *fn) {
+    fn = fn->getDefinition() ? fn->getDefinition() : fn;
+    auto found = functions_.find(fn);
+    if (found != functions_.end())
+      return found->second;
+    int index = static_cast<int>(code_->functions.size());
+    functions_[fn] = index;
+    code_->functions.emplace_back();
+    std::string name = fn->getNameAsString();
+    if (auto *method = dyn_cast<CXXMethodDecl>(fn); method && method->getParent()->isLambda())
+      name = "lambda";
+    std::vector<Place> parameters;
+    std::vector<bool> integers;
+    for (const ParmVarDecl *param : fn->parameters()) {
+      parameters.push_back(place(param));
+      integers.push_back(isIntegral(param->getType()));
+    }
+    NodePtr body = fn->getBody() ? statement(fn->getBody()) : nullptr;
+    Function &slot = code_->functions[static_cast<size_t>(index)];
+    slot.name = name;
+    slot.parameters = std::move(parameters);
+    slot.integerParameters = std::move(integers);
+    slot.body = std::move(body);
+    return index;
+  }
+
+  Place place(const ValueDecl *decl) {
+    Place result;
+    const auto *var = dyn_cast<VarDecl>(decl);
+    result.shared = isa<FieldDecl>(decl) || (var && !var->isLocalVarDeclOrParm()) ||
+                    (var && var->isStaticLocal());
+    auto found = places_.find(decl);
+    if (found == places_.end()) {
+      found = places_.emplace(decl, static_cast<int>(places_.size())).first;
+      if (result.shared)
+        sharedInitial(decl, found->second);
+    }
+    result.id = found->second;
+    result.name = decl->getNameAsString();
+    return result;
+  }
+
+  /// A field's or global's value before the loop: its initialiser, a
+  /// constructor's member initialiser, else 0 for an integer counter (listed).
+  void sharedInitial(const ValueDecl *decl, int id) {
+    Place shared{true, id, decl->getNameAsString()};
+    const Expr *init = nullptr;
+    if (auto *var = dyn_cast<VarDecl>(decl))
+      init = var->getInit();
+    if (auto *field = dyn_cast<FieldDecl>(decl)) {
+      init = field->getInClassInitializer();
+      if (auto *record = dyn_cast<CXXRecordDecl>(field->getParent()))
+        for (const CXXConstructorDecl *ctor : record->ctors())
+          for (const CXXCtorInitializer *member : ctor->inits())
+            if (member->getMember() == field && member->isWritten())
+              init = member->getInit();
+    }
+    if (init)
+      if (std::optional<double> value = facts_.constantNumber({init, nullptr})) {
+        code_->sharedInitial.push_back({shared, *value});
+        return;
+      }
+    if (!init && isIntegral(decl->getType()) && !isRole(decl)) {
+      code_->sharedInitial.push_back({shared, 0.0});
+      code_->assumptions.push_back({shared.name, "0", "its initial value is not in the code"});
+    }
+  }
+
+  bool isRole(const ValueDecl *decl) const {
+    unsigned raw = decl->getLocation().getRawEncoding();
+    return stepsDecls_.count(raw) || worldDecls_.count(raw);
+  }
+
+  Role roleOf(const ValueDecl *decl, const Expr *expr) const {
+    unsigned raw = decl ? decl->getLocation().getRawEncoding() : 0;
+    if ((decl && stepsDecls_.count(raw)) || (expr && expr == stepsExpr_))
+      return Role::AccumulationSteps;
+    if ((decl && worldDecls_.count(raw)) || (expr && expr == worldExpr_))
+      return Role::WorldSize;
+    if (decl && decl->getIdentifier()) {
+      std::string name = llvm::StringRef(decl->getName()).lower();
+      if (name == "rank" || name == "rank_" || name == "local_rank" || name == "global_rank")
+        return Role::Rank;
+    }
+    return Role::None;
+  }
+
+  NodePtr make(NodeKind kind, const Stmt *source) {
+    auto node = std::make_unique<Node>();
+    node->kind = kind;
+    if (source) {
+      node->line = lineOf(source->getBeginLoc());
+      node->text = textOf(source);
+      if (auto *expr = dyn_cast<Expr>(source)) {
+        node->integer = isIntegral(expr->getType());
+        node->isTensor = isTensorType(expr->getType());
+      }
+    }
+    return node;
+  }
+
+  NodePtr number(double value, const Stmt *source, bool integer) {
+    NodePtr node = make(NodeKind::Number, source);
+    node->number = value;
+    node->integer = integer;
+    return node;
+  }
+
+  NodePtr block(std::vector<NodePtr> statements, const Stmt *source) {
+    NodePtr node = make(NodeKind::Block, source);
+    node->children = std::move(statements);
+    return node;
+  }
+
+  // ---- statements
+
+  NodePtr statement(const Stmt *stmt) {
+    if (!stmt)
+      return block({}, nullptr);
+    if (auto *expr = dyn_cast<Expr>(stmt))
+      return expression(expr);
+    if (auto *compound = dyn_cast<CompoundStmt>(stmt)) {
+      std::vector<NodePtr> statements;
+      for (const Stmt *child : compound->body())
+        statements.push_back(statement(child));
+      return block(std::move(statements), stmt);
+    }
+    if (auto *decls = dyn_cast<DeclStmt>(stmt)) {
+      std::vector<NodePtr> statements;
+      for (const Decl *decl : decls->decls())
+        if (auto *var = dyn_cast<VarDecl>(decl))
+          statements.push_back(declaration(var));
+      return block(std::move(statements), stmt);
+    }
+    if (auto *ifStmt = dyn_cast<IfStmt>(stmt)) {
+      std::vector<NodePtr> statements;
+      if (ifStmt->getInit())
+        statements.push_back(statement(ifStmt->getInit()));
+      if (const VarDecl *var = ifStmt->getConditionVariable())
+        statements.push_back(declaration(var));
+      NodePtr node = make(NodeKind::If, stmt);
+      node->text = textOf(ifStmt->getCond());
+      node->children.push_back(expression(ifStmt->getCond()));
+      node->children.push_back(statement(ifStmt->getThen()));
+      node->children.push_back(statement(ifStmt->getElse()));
+      statements.push_back(std::move(node));
+      return block(std::move(statements), nullptr);
+    }
+    if (auto *forStmt = dyn_cast<ForStmt>(stmt)) {
+      NodePtr node = loopNode(stmt, forStmt->getCond());
+      node->children.push_back(statement(forStmt->getInit()));
+      if (const VarDecl *var = forStmt->getConditionVariable())
+        node->children.push_back(declaration(var));
+      else
+        node->children.push_back(forStmt->getCond() ? expression(forStmt->getCond())
+                                                    : number(1, nullptr, true));
+      node->children.push_back(forStmt->getInc() ? expression(forStmt->getInc())
+                                                 : block({}, nullptr));
+      node->children.push_back(statement(forStmt->getBody()));
+      return node;
+    }
+    if (auto *whileStmt = dyn_cast<WhileStmt>(stmt)) {
+      NodePtr node = loopNode(stmt, whileStmt->getCond());
+      node->children.push_back(block({}, nullptr));
+      if (const VarDecl *var = whileStmt->getConditionVariable())
+        node->children.push_back(declaration(var));
+      else
+        node->children.push_back(expression(whileStmt->getCond()));
+      node->children.push_back(block({}, nullptr));
+      node->children.push_back(statement(whileStmt->getBody()));
+      return node;
+    }
+    if (auto *doStmt = dyn_cast<DoStmt>(stmt)) {
+      NodePtr node = loopNode(stmt, doStmt->getCond());
+      node->postCondition = true;
+      node->children.push_back(block({}, nullptr));
+      node->children.push_back(expression(doStmt->getCond()));
+      node->children.push_back(block({}, nullptr));
+      node->children.push_back(statement(doStmt->getBody()));
+      return node;
+    }
+    if (auto *range = dyn_cast<CXXForRangeStmt>(stmt)) {
+      NodePtr node = loopNode(stmt, range->getRangeInit());
+      node->rangeOver = true;
+      node->place = place(range->getLoopVariable());
+      node->children.push_back(expression(range->getRangeInit()));
+      node->children.push_back(block({}, nullptr));
+      node->children.push_back(block({}, nullptr));
+      node->children.push_back(statement(range->getBody()));
+      return node;
+    }
+    if (isa<BreakStmt>(stmt))
+      return make(NodeKind::Break, stmt);
+    if (isa<ContinueStmt>(stmt))
+      return make(NodeKind::Continue, stmt);
+    if (auto *ret = dyn_cast<ReturnStmt>(stmt)) {
+      NodePtr node = make(NodeKind::Return, stmt);
+      if (ret->getRetValue())
+        node->children.push_back(expression(ret->getRetValue()));
+      return node;
+    }
+    if (isa<NullStmt>(stmt))
+      return block({}, nullptr);
+    if (auto *tryStmt = dyn_cast<CXXTryStmt>(stmt))
+      return statement(tryStmt->getTryBlock());
+    if (auto *attributed = dyn_cast<AttributedStmt>(stmt))
+      return statement(attributed->getSubStmt());
+    if (auto *label = dyn_cast<LabelStmt>(stmt))
+      return statement(label->getSubStmt());
+    // switch, goto, asm: not run; the executor refuses it when it trains.
+    NodePtr node = make(NodeKind::Unknown, stmt);
+    node->op = stmt->getStmtClassName();
+    for (const Stmt *child : stmt->children())
+      if (child)
+        node->children.push_back(statement(child));
+    return node;
+  }
+
+  NodePtr loopNode(const Stmt *stmt, const Stmt *condition) {
+    NodePtr node = make(NodeKind::Loop, stmt);
+    node->text = textOf(condition);
+    node->isDataLoop = loop_.kind == LoopKind::Loop && loop_.loop &&
+                       stmt->getBeginLoc() == loop_.loop->getBeginLoc();
+    return node;
+  }
+
+  NodePtr declaration(const VarDecl *var) {
+    NodePtr node = make(NodeKind::Declare, var->getInit());
+    node->line = lineOf(var->getLocation());
+    node->text = var->getNameAsString();
+    node->place = place(var);
+    node->integer = isIntegral(var->getType());
+    node->isUnsigned = var->getType()->isUnsignedIntegerType();
+    if (isOptimizerType(var->getType()) && !var->getType()->isReferenceType() &&
+        !var->getType()->isPointerType())
+      node->optimizer = optimizerId(var);
+    if (const Expr *init = var->getInit()) {
+      if (var->getType()->isReferenceType() || !isOptimizerType(var->getType()))
+        node->children.push_back(expression(init));
+      else
+        node->children.push_back(optimizerValue(var, init));
+    }
+    return node;
+  }
+
+  // ---- expressions
+
+  NodePtr expression(const Expr *expr) {
+    if (!expr)
+      return make(NodeKind::Unknown, nullptr);
+    if (auto *literal = dyn_cast<IntegerLiteral>(expr))
+      return number(static_cast<double>(literal->getValue().getSExtValue()), expr, true);
+    if (auto *literal = dyn_cast<FloatingLiteral>(expr))
+      return number(literal->getValueAsApproximateDouble(), expr, false);
+    if (auto *literal = dyn_cast<CXXBoolLiteralExpr>(expr))
+      return number(literal->getValue() ? 1 : 0, expr, true);
+    if (auto *literal = dyn_cast<CharacterLiteral>(expr))
+      return number(literal->getValue(), expr, true);
+    if (isa<CXXNullPtrLiteralExpr>(expr))
+      return number(0, expr, true);
+    if (auto *paren = dyn_cast<ParenExpr>(expr))
+      return expression(paren->getSubExpr());
+    if (auto *constant = dyn_cast<ConstantExpr>(expr))
+      return expression(constant->getSubExpr());
+    if (auto *cleanups = dyn_cast<ExprWithCleanups>(expr))
+      return expression(cleanups->getSubExpr());
+    if (auto *temp = dyn_cast<MaterializeTemporaryExpr>(expr))
+      return expression(temp->getSubExpr());
+    if (auto *bind = dyn_cast<CXXBindTemporaryExpr>(expr))
+      return expression(bind->getSubExpr());
+    if (auto *defaultArg = dyn_cast<CXXDefaultArgExpr>(expr))
+      return expression(defaultArg->getExpr());
+    if (auto *defaultInit = dyn_cast<CXXDefaultInitExpr>(expr))
+      return expression(defaultInit->getExpr());
+    if (auto *cast = dyn_cast<CastExpr>(expr)) {
+      NodePtr inner = expression(cast->getSubExpr());
+      bool toInteger = isIntegral(cast->getType());
+      if (toInteger && !inner->integer) {
+        NodePtr node = make(NodeKind::Unary, expr);
+        node->op = cast->getType()->isBooleanType() ? "bool" : "int";
+        node->children.push_back(std::move(inner));
+        return node;
+      }
+      if (!toInteger && inner->integer && cast->getType()->isRealFloatingType())
+        inner->integer = false; // int -> double: the same number, no truncation
+      return inner;
+    }
+    if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
+      if (auto *enumerator = dyn_cast<EnumConstantDecl>(ref->getDecl()))
+        return number(static_cast<double>(enumerator->getInitVal().getSExtValue()), expr, true);
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        return read(var, expr);
+      return make(NodeKind::Unknown, expr);
+    }
+    if (auto *member = dyn_cast<MemberExpr>(expr)) {
+      if (auto *field = dyn_cast<FieldDecl>(member->getMemberDecl()))
+        return read(field, expr);
+      if (auto *var = dyn_cast<VarDecl>(member->getMemberDecl()))
+        return read(var, expr);
+      return make(NodeKind::Unknown, expr);
+    }
+    if (auto *unary = dyn_cast<UnaryOperator>(expr))
+      return unaryOperator(unary);
+    if (auto *binary = dyn_cast<BinaryOperator>(expr))
+      return binaryOperator(binary);
+    if (auto *conditional = dyn_cast<ConditionalOperator>(expr)) {
+      NodePtr node = make(NodeKind::Conditional, expr);
+      node->children.push_back(expression(conditional->getCond()));
+      node->children.push_back(expression(conditional->getTrueExpr()));
+      node->children.push_back(expression(conditional->getFalseExpr()));
+      return node;
+    }
+    if (auto *call = dyn_cast<CallExpr>(expr))
+      return callExpression(call);
+    if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
+      if (construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(construct))
+        return expression(construct->getArg(0)); // copies, moves, conversions
+      return listOf(construct->arguments(), expr);
+    }
+    if (auto *list = dyn_cast<InitListExpr>(expr)) {
+      if (list->getNumInits() == 1 && !isTensorType(list->getType()) &&
+          !list->getType()->isRecordType())
+        return expression(list->getInit(0));
+      return listOf(list->inits(), expr);
+    }
+    if (auto *list = dyn_cast<CXXStdInitializerListExpr>(expr))
+      return expression(list->getSubExpr());
+    if (auto *functional = dyn_cast<CXXFunctionalCastExpr>(expr))
+      return expression(functional->getSubExpr());
+    if (auto *trait = dyn_cast<UnaryExprOrTypeTraitExpr>(expr)) {
+      Expr::EvalResult result;
+      if (trait->EvaluateAsInt(result, context_))
+        return number(static_cast<double>(result.Val.getInt().getSExtValue()), expr, true);
+    }
+    if (isa<CXXThisExpr>(expr) || isa<LambdaExpr>(expr) || isa<StringLiteral>(expr))
+      return make(NodeKind::Unknown, expr);
+    Expr::EvalResult result;
+    if (!expr->isValueDependent() && expr->EvaluateAsRValue(result, context_)) {
+      if (result.Val.isInt())
+        return number(static_cast<double>(result.Val.getInt().getSExtValue()), expr, true);
+      if (result.Val.isFloat())
+        return number(result.Val.getFloat().convertToDouble(), expr, false);
+    }
+    NodePtr node = make(NodeKind::Unknown, expr);
+    node->op = expr->getStmtClassName();
+    return node;
+  }
+
+  /// An aggregate: `{p.grad()}`, `std::vector<Tensor>{a, b}`: its elements' values combined.
+  template <typename Range> NodePtr listOf(Range elements, const Expr *expr) {
+    NodePtr node = make(NodeKind::Api, expr);
+    node->api = ApiOp::TensorOp;
+    node->op = "{...}";
+    node->children.push_back(make(NodeKind::Unknown, nullptr)); // no object
+    for (const Expr *element : elements)
+      node->children.push_back(expression(element));
+    return node;
+  }
+
+  NodePtr read(const ValueDecl *decl, const Expr *expr) {
+    NodePtr node = make(NodeKind::Read, expr);
+    node->place = place(decl);
+    node->integer = isIntegral(decl->getType());
+    node->isUnsigned = decl->getType()->isUnsignedIntegerType();
+    node->role = roleOf(decl, stripCasts(expr));
+    node->isModule = isModuleType(decl->getType());
+    if (isOptimizerType(decl->getType()))
+      node->optimizer = optimizerId(decl);
+    if (auto *var = dyn_cast<VarDecl>(decl))
+      if (!var->isLocalVarDeclOrParm() && var->getType().isConstQualified() && var->getInit())
+        if (std::optional<double> value = facts_.constantNumber({var->getInit(), nullptr}))
+          return number(*value, expr, node->integer);
+    return node;
+  }
+
+  NodePtr unaryOperator(const UnaryOperator *unary) {
+    switch (unary->getOpcode()) {
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      NodePtr target = expression(unary->getSubExpr());
+      if (target->kind != NodeKind::Read)
+        return target;
+      NodePtr node = make(NodeKind::IncDec, unary);
+      node->op = unary->isIncrementOp() ? "++" : "--";
+      node->prefix = unary->isPrefix();
+      node->place = target->place;
+      node->integer = target->integer;
+      return node;
+    }
+    case UO_Deref:
+    case UO_AddrOf:
+    case UO_Extension: return expression(unary->getSubExpr());
+    default: {
+      NodePtr node = make(NodeKind::Unary, unary);
+      node->op = UnaryOperator::getOpcodeStr(unary->getOpcode()).str();
+      node->children.push_back(expression(unary->getSubExpr()));
+      return node;
+    }
+    }
+  }
+
+  NodePtr assignment(const Expr *expr, const Expr *lhs, const Expr *rhs, std::string op) {
+    NodePtr target = expression(lhs);
+    if (target->kind == NodeKind::Api && target->api == ApiOp::Grad) {
+      // p.grad() /= N, p.mutable_grad() = p.grad() / N, grad = torch::Tensor()
+      NodePtr node = make(NodeKind::Api, expr);
+      node->api = ApiOp::ScaleGrad;
+      node->op = op;
+      node->divides = op == "/=";
+      node->perParameter = true;
+      node->children.push_back(std::move(target));
+      node->children.push_back(expression(rhs));
+      return node;
+    }
+    if (target->kind != NodeKind::Read) {
+      NodePtr node = make(NodeKind::Skipped, expr);
+      node->op = "assignment to " + textOf(lhs);
+      node->children.push_back(make(NodeKind::Unknown, nullptr));
+      node->children.push_back(expression(rhs));
+      return node;
+    }
+    NodePtr node = make(NodeKind::Assign, expr);
+    node->op = std::move(op);
+    node->place = target->place;
+    node->integer = target->integer;
+    node->isTensor = target->isTensor;
+    node->children.push_back(std::move(target));
+    node->children.push_back(expression(rhs));
+    return node;
+  }
+
+  NodePtr binaryOperator(const BinaryOperator *binary) {
+    if (binary->isAssignmentOp())
+      return assignment(binary, binary->getLHS(), binary->getRHS(),
+                        BinaryOperator::getOpcodeStr(binary->getOpcode()).str());
+    NodePtr node =
+        make(binary->getOpcode() == BO_Comma ? NodeKind::Comma : NodeKind::Binary, binary);
+    node->op = BinaryOperator::getOpcodeStr(binary->getOpcode()).str();
+    node->children.push_back(expression(binary->getLHS()));
+    node->children.push_back(expression(binary->getRHS()));
+    return node;
+  }
+
+  NodePtr api(ApiOp op, const CallExpr *call, const Expr *object, std::string name) {
+    NodePtr node = make(NodeKind::Api, call);
+    node->api = op;
+    node->op = std::move(name);
+    node->children.push_back(object ? expression(object) : make(NodeKind::Unknown, nullptr));
+    for (const Expr *arg : call->arguments())
+      if (!isa<CXXDefaultArgExpr>(arg))
+        node->children.push_back(expression(arg));
+    return node;
+  }
+
+  NodePtr callExpression(const CallExpr *call) {
+    ApiCallInfo info = classifyCall(call, facts_.options());
+    std::string name = calleeName(call);
+    const Expr *object = info.object;
+    if (!object)
+      if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
+        object = member->getImplicitObjectArgument();
+    auto *op = dyn_cast<CXXOperatorCallExpr>(call);
+    if (op && !object && op->getNumArgs() >= 1)
+      object = nullptr;
+    switch (info.kind) {
+    case ApiKind::Backward: {
+      if (info.object)
+        return api(ApiOp::Backward, call, info.object, "backward");
+      NodePtr node = api(ApiOp::Backward, call, nullptr, "backward");
+      return node;
+    }
+    case ApiKind::OptimizerStep: return api(ApiOp::Step, call, info.object, "step");
+    case ApiKind::OptimizerZeroGrad:
+    case ApiKind::ModuleZeroGrad: return api(ApiOp::ZeroGrad, call, info.object, "zero_grad");
+    case ApiKind::TensorReset: return api(ApiOp::ResetGrad, call, info.object, name);
+    case ApiKind::TensorScaleInPlace: {
+      if (op && op->getNumArgs() == 2 &&
+          (op->getOperator() == OO_SlashEqual || op->getOperator() == OO_StarEqual))
+        return assignment(call, op->getArg(0), op->getArg(1),
+                          op->getOperator() == OO_SlashEqual ? "/=" : "*=");
+      NodePtr node = api(ApiOp::ScaleGrad, call, info.object, name);
+      node->divides = dividesInPlace(call, info);
+      node->perParameter = true;
+      return node;
+    }
+    case ApiKind::GradAccess: return api(ApiOp::Grad, call, info.object, name);
+    case ApiKind::ClipGradNorm: return api(ApiOp::ClipNorm, call, nullptr, name);
+    case ApiKind::ClipGradValue: return api(ApiOp::ClipValue, call, nullptr, name);
+    case ApiKind::ProcessGroupAllReduce:
+    case ApiKind::NamedAllReduce: {
+      if (info.kind == ApiKind::NamedAllReduce && !info.configured)
+        if (const FunctionDecl *callee = builder::inlinableCallee(call, sm_))
+          if (callee->hasBody())
+            break; // a communicator of the translation unit: its body runs
+      distributed_ = true;
+      NodePtr node = api(ApiOp::AllReduce, call, info.object, name);
+      node->averages = namesAverage(call);
+      return node;
+    }
+    case ApiKind::WorldSizeQuery: {
+      NodePtr node = api(ApiOp::WorldSize, call, info.object, name);
+      node->role = Role::WorldSize;
+      return node;
+    }
+    case ApiKind::SchedulerStep: return api(ApiOp::SchedulerStep, call, info.object, name);
+    case ApiKind::LossFunction: return api(ApiOp::TensorOp, call, nullptr, name);
+    case ApiKind::TensorDivide:
+    case ApiKind::TensorMultiply: {
+      if (op && op->getNumArgs() == 2) {
+        NodePtr node = make(NodeKind::Binary, call);
+        node->op = info.kind == ApiKind::TensorDivide ? "/" : "*";
+        node->children.push_back(expression(op->getArg(0)));
+        node->children.push_back(expression(op->getArg(1)));
+        return node;
+      }
+      NodePtr node = make(NodeKind::Api, call);
+      node->api = ApiOp::TensorScale;
+      node->op = name;
+      node->divides = info.kind == ApiKind::TensorDivide;
+      const Expr *scaled =
+          info.object ? info.object : (call->getNumArgs() ? call->getArg(0) : nullptr);
+      node->children.push_back(scaled ? expression(scaled) : make(NodeKind::Unknown, nullptr));
+      node->children.push_back(info.operand ? expression(info.operand)
+                                            : make(NodeKind::Unknown, nullptr));
+      return node;
+    }
+    default: break;
+    }
+
+    if (op) {
+      switch (op->getOperator()) {
+      case OO_Equal: return assignment(call, op->getArg(0), op->getArg(1), "=");
+      case OO_PlusEqual:
+      case OO_MinusEqual:
+      case OO_StarEqual:
+      case OO_SlashEqual:
+        return assignment(call, op->getArg(0), op->getArg(1),
+                          getOperatorSpelling(op->getOperator()));
+      case OO_Plus:
+      case OO_Minus:
+      case OO_Star:
+      case OO_Slash:
+        if (op->getNumArgs() == 1 && op->getOperator() == OO_Star)
+          return expression(op->getArg(0)); // *pointer
+        if (op->getNumArgs() == 2) {
+          NodePtr node = make(NodeKind::Binary, call);
+          node->op = getOperatorSpelling(op->getOperator());
+          node->children.push_back(expression(op->getArg(0)));
+          node->children.push_back(expression(op->getArg(1)));
+          return node;
+        }
+        break;
+      case OO_Subscript: {
+        NodePtr node = make(NodeKind::Api, call);
+        node->api = ApiOp::Index;
+        node->op = "[]";
+        node->children.push_back(expression(op->getArg(0)));
+        node->children.push_back(expression(op->getArg(1)));
+        return node;
+      }
+      case OO_Arrow:
+        if (op->getNumArgs() == 1)
+          return expression(op->getArg(0));
+        break;
+      case OO_LessLess:
+      case OO_GreaterGreater:
+        if (!isIntegral(op->getType())) {
+          NodePtr node = make(NodeKind::Skipped, call);
+          node->op = "stream output";
+          node->children.push_back(make(NodeKind::Unknown, nullptr));
+          return node;
+        }
+        break;
+      default: break;
+      }
+    }
+
+    // A module's forward pass: the runtime's model.
+    if (const FunctionDecl *callee = call->getDirectCallee()) {
+      auto *method = dyn_cast<CXXMethodDecl>(callee);
+      bool forwardMethod =
+          method && (method->getName() == "forward" || (op && op->getOperator() == OO_Call)) &&
+          isModuleRecord(method->getParent());
+      if (forwardMethod) {
+        NodePtr node = make(NodeKind::Api, call);
+        node->api = ApiOp::Forward;
+        node->op = "forward";
+        node->children.push_back(make(NodeKind::Unknown, nullptr));
+        return node;
+      }
+    }
+
+    // A function, method or lambda of the translation unit runs as written.
+    const FunctionDecl *callee = builder::inlinableCallee(call, sm_);
+    if (!callee && op && op->getOperator() == OO_Call)
+      callee = builder::callbackLambda(call, nullptr, facts_);
+    if (callee && callee->hasBody()) {
+      callee = instantiated(callee);
+      NodePtr node = make(NodeKind::CallUser, call);
+      node->function = function(callee);
+      node->op = callee->getNameAsString();
+      node->children.push_back(object && !op ? expression(object)
+                                             : make(NodeKind::Unknown, nullptr));
+      unsigned first = op && op->getOperator() == OO_Call ? 1 : 0;
+      for (unsigned i = first; i < call->getNumArgs(); ++i)
+        node->children.push_back(expression(call->getArg(i)));
+      return node;
+    }
+
+    // Calls that shape the values the runtime follows.
+    if (name == "parameters" || name == "named_parameters" || name == "params")
+      return api(ApiOp::Parameters, call, object, name);
+    if (name == "param_groups")
+      return api(ApiOp::ParamGroups, call, object, name);
+    if (name == "chunk" || name == "split" || name == "tensor_split" || name == "unbind")
+      return api(ApiOp::Chunk, call, object, name);
+    if (name == "size" || name == "numel" || name == "length")
+      return api(ApiOp::Size, call, object, name);
+    if (name == "detach" || name == "item" || name == "to_double" || name == "to_float")
+      return api(ApiOp::Detach, call, object, name);
+    if (name == "push_back" || name == "emplace_back")
+      return api(ApiOp::PushBack, call, object, name);
+    if (name == "value" || name == "data" || name == "get" || name == "at" || name == "front" ||
+        name == "back" || name == "move" || name == "ref" || name == "cref")
+      return api(ApiOp::Identity, call,
+                 object ? object : (call->getNumArgs() ? call->getArg(0) : nullptr), name);
+    if (isTensorType(call->getType()))
+      return api(ApiOp::TensorOp, call, object, name);
+    NodePtr node = api(ApiOp::TensorOp, call, object, name);
+    node->kind = NodeKind::Skipped;
+    node->integer = isIntegral(call->getType());
+    return node;
+  }
+
+  // ---- optimizers
+
+  int optimizerId(const ValueDecl *decl) {
+    auto found = optimizers_.find(decl);
+    if (found != optimizers_.end())
+      return found->second;
+    int id = static_cast<int>(code_->optimizers.size());
+    optimizers_[decl] = id;
+    OptimizerSpec spec = readOptimizer(decl);
+    code_->optimizers.push_back(spec);
+    return id;
+  }
+
+  NodePtr optimizerValue(const VarDecl *var, const Expr *init) {
+    NodePtr node = make(NodeKind::Optimizer, init);
+    node->optimizer = optimizerId(var);
+    // The parameter list and options are evaluated for their side effects only.
+    return node;
+  }
+
+  /// The construction behind an optimizer variable: `SGD opt(params, options)`,
+  /// `std::make_unique<Adam>(params, options)`, `new AdamW(...)`.
+  const Expr *construction(const ValueDecl *decl, std::string &type) {
+    for (const ValueOrigin &origin : facts_.originsOf(decl)) {
+      if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
+        continue;
+      const Expr *value = stripImplicit(origin.value);
+      if (auto *newExpr = dyn_cast_or_null<CXXNewExpr>(value))
+        value = newExpr->getConstructExpr();
+      if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(value)) {
+        type = optimizerTypeOf(construct->getConstructor()->getParent());
+        if (!type.empty())
+          return construct;
+      }
+      if (auto *call = dyn_cast_or_null<CallExpr>(value)) {
+        std::string name = calleeName(call);
+        if ((name == "make_unique" || name == "make_shared") && call->getDirectCallee())
+          if (const TemplateArgumentList *args =
+                  call->getDirectCallee()->getTemplateSpecializationArgs())
+            if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type) {
+              type = optimizerTypeOf(recordBehind(args->get(0).getAsType()));
+              if (!type.empty())
+                return call;
+            }
+      }
+    }
+    return nullptr;
+  }
+
+  OptimizerSpec readOptimizer(const ValueDecl *decl) {
+    OptimizerSpec spec;
+    spec.name = decl->getNameAsString();
+    std::string type = optimizerTypeOf(recordBehind(decl->getType()));
+    const Expr *built = construction(decl, type);
+    if (type.empty()) {
+      spec.defaulted.push_back("type (SGD assumed: the optimizer's class is not visible)");
+      type = "SGD";
+    }
+    spec.type = type;
+    if (type == "SGD")
+      spec.lr = 0.01; // no default in LibTorch; the runtime's
+    else if (type == "Adagrad")
+      spec.lr = 0.01;
+    else
+      spec.lr = 1e-3;
+    if (type == "AdamW")
+      spec.weightDecay = 1e-2;
+    else if (type == "RMSprop")
+      spec.lr = 0.01;
+    const Expr *options = nullptr;
+    if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(built))
+      options = construct->getNumArgs() >= 2 ? construct->getArg(1) : nullptr;
+    else if (auto *call = dyn_cast_or_null<CallExpr>(built))
+      options = call->getNumArgs() >= 2 ? call->getArg(1) : nullptr;
+    bool lrRead = readOptions(options, spec, 0);
+    if (!lrRead)
+      spec.defaulted.push_back("lr (" + std::to_string(spec.lr).substr(0, 6) +
+                               (options ? ": not a constant in the code)"
+                                        : ": the optimizer's options are not visible)"));
+    char written[160];
+    if (type == "SGD")
+      std::snprintf(written, sizeof written, "SGD(lr=%g, momentum=%g, weight_decay=%g%s)", spec.lr,
+                    spec.momentum, spec.weightDecay, spec.nesterov ? ", nesterov" : "");
+    else if (type == "RMSprop")
+      std::snprintf(written, sizeof written,
+                    "RMSprop(lr=%g, alpha=%g, momentum=%g, weight_decay=%g)", spec.lr, spec.alpha,
+                    spec.momentum, spec.weightDecay);
+    else if (type == "Adagrad")
+      std::snprintf(written, sizeof written, "Adagrad(lr=%g, lr_decay=%g, weight_decay=%g)",
+                    spec.lr, spec.lrDecay, spec.weightDecay);
+    else
+      std::snprintf(written, sizeof written, "%s(lr=%g, betas=(%g, %g), eps=%g, weight_decay=%g)",
+                    type.c_str(), spec.lr, spec.beta1, spec.beta2, spec.eps, spec.weightDecay);
+    spec.written = written;
+    return spec;
+  }
+
+  std::optional<double> constant(const Expr *expr) {
+    return expr ? facts_.constantNumber({expr, nullptr}) : std::nullopt;
+  }
+
+  /// `SGDOptions(0.1).momentum(0.9).weight_decay(1e-4)`, an options variable,
+  /// or a bare learning rate. Returns whether the learning rate was read.
+  bool readOptions(const Expr *expr, OptimizerSpec &spec, unsigned depth) {
+    if (!expr || depth > 10)
+      return false;
+    expr = stripCasts(expr);
+    if (expr->getType()->isRealFloatingType() || expr->getType()->isIntegerType()) {
+      if (std::optional<double> lr = constant(expr)) {
+        spec.lr = *lr;
+        return true;
+      }
+      return false;
+    }
+    if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
+      bool lr = readOptions(call->getImplicitObjectArgument(), spec, depth + 1);
+      std::string name = calleeName(call);
+      if (call->getNumArgs() != 1)
+        return lr;
+      const Expr *arg = call->getArg(0);
+      std::optional<double> value = constant(arg);
+      auto set = [&](double &field, const char *option) {
+        if (value)
+          field = *value;
+        else
+          spec.defaulted.push_back(std::string(option) + " (not a constant in the code)");
+      };
+      if (name == "lr") {
+        set(spec.lr, "lr");
+        return value.has_value();
+      }
+      if (name == "momentum")
+        set(spec.momentum, "momentum");
+      else if (name == "dampening")
+        set(spec.dampening, "dampening");
+      else if (name == "weight_decay")
+        set(spec.weightDecay, "weight_decay");
+      else if (name == "eps")
+        set(spec.eps, "eps");
+      else if (name == "alpha")
+        set(spec.alpha, "alpha");
+      else if (name == "lr_decay")
+        set(spec.lrDecay, "lr_decay");
+      else if (name == "nesterov" || name == "amsgrad") {
+        double flag = 0;
+        set(flag, name.c_str());
+        (name == "nesterov" ? spec.nesterov : spec.amsgrad) = flag != 0;
+      } else if (name == "betas") {
+        // std::make_tuple(b1, b2) / {b1, b2}
+        const Expr *betas = stripCasts(arg);
+        std::vector<const Expr *> parts;
+        if (auto *tuple = dyn_cast<CallExpr>(betas))
+          for (const Expr *part : tuple->arguments())
+            parts.push_back(part);
+        else if (auto *construct = dyn_cast<CXXConstructExpr>(betas))
+          for (const Expr *part : construct->arguments())
+            parts.push_back(part);
+        else if (auto *list = dyn_cast<InitListExpr>(betas))
+          for (const Expr *part : list->inits())
+            parts.push_back(part);
+        std::optional<double> b1 = parts.size() == 2 ? constant(parts[0]) : std::nullopt;
+        std::optional<double> b2 = parts.size() == 2 ? constant(parts[1]) : std::nullopt;
+        if (b1 && b2) {
+          spec.beta1 = *b1;
+          spec.beta2 = *b2;
+        } else {
+          spec.defaulted.push_back("betas (not constants in the code)");
+        }
+      }
+      return lr;
+    }
+    if (auto *construct = dyn_cast<CXXConstructExpr>(expr))
+      return construct->getNumArgs() >= 1 && readOptions(construct->getArg(0), spec, depth + 1);
+    if (const ValueDecl *decl = facts_.referencedDecl({expr, nullptr}))
+      for (const ValueOrigin &origin : facts_.originsOf(decl))
+        if (origin.kind == ValueOrigin::Init)
+          return readOptions(origin.value, spec, depth + 1);
+    return false;
+  }
+
+  // ---- what each statement does
+
+  /// Sets hasTrainingWork / hasForward on every node; returns {work, forward, dataLoop}.
+  struct Marks {
+    bool work = false, forward = false, dataLoop = false;
+  };
+  Marks mark(Node &node) {
+    Marks marks;
+    for (std::unique_ptr<Node> &child : node.children)
+      if (child) {
+        Marks inner = mark(*child);
+        marks.work = marks.work || inner.work;
+        marks.forward = marks.forward || inner.forward;
+        marks.dataLoop = marks.dataLoop || inner.dataLoop;
+      }
+    if (node.kind == NodeKind::Api) {
+      switch (node.api) {
+      case ApiOp::Forward: marks.forward = marks.work = true; break;
+      case ApiOp::Backward:
+      case ApiOp::ZeroGrad:
+      case ApiOp::ResetGrad:
+      case ApiOp::ScaleGrad:
+      case ApiOp::ClipNorm:
+      case ApiOp::ClipValue:
+      case ApiOp::AllReduce:
+      case ApiOp::Step: marks.work = true; break;
+      default: break;
+      }
+    }
+    if (node.kind == NodeKind::CallUser && node.function >= 0) {
+      Marks callee = markFunction(node.function);
+      marks.work = marks.work || callee.work;
+      marks.forward = marks.forward || callee.forward;
+      marks.dataLoop = marks.dataLoop || callee.dataLoop;
+    }
+    node.hasTrainingWork = marks.work;
+    node.hasForward = marks.forward;
+    node.enclosesDataLoop = marks.dataLoop;
+    marks.dataLoop = marks.dataLoop || node.isDataLoop;
+    return marks;
+  }
+
+  std::map<int, Marks> functionMarks_;
+  std::set<int> marking_;
+  Marks markFunction(int index) {
+    auto found = functionMarks_.find(index);
+    if (found != functionMarks_.end())
+      return found->second;
+    if (!marking_.insert(index).second)
+      return {};
+    Function &fn = code_->functions[static_cast<size_t>(index)];
+    Marks marks = fn.body ? mark(*fn.body) : Marks{};
+    functionMarks_[index] = marks;
+    return marks;
+  }
+};
+
+} // namespace
+
+std::shared_ptr<const LoopCode> translateLoop(const TrainingLoop &loop, ValueFacts &facts) {
+  return Translator(loop, facts).run();
+}
+
+} // namespace gradlint::interp
