@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace gradlint {
@@ -331,6 +332,17 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
              runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
   }
   interp::Execution reference = referenceFor(mean, windows);
+  if (std::getenv("GRADLINT_DEBUG_CONFIRM")) {
+    auto show = [](const char *what, const interp::Execution &run) {
+      std::fprintf(stderr, "%s: steps %d micro %d |g1| %g |u1| %g trace %zu\n", what, run.steps,
+                   run.microBatches, norm(run.firstAppliedGradient), norm(run.firstUpdate),
+                   run.windowTrace.size());
+    };
+    show("written", written);
+    if (fixed)
+      show("fixed", *fixed);
+    show("reference", reference);
+  }
   runtime::Comparison gradient =
       runtime::compare(written.firstAppliedGradient, reference.firstAppliedGradient);
   c.relErrorBuggy = gradient.relativeError;
@@ -380,24 +392,35 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     c.detail = what + "; " + update + withFix;
   } else if (deviates) {
     c.verdict = "not-confirmed";
+    if (fixed) {
+      runtime::Comparison f =
+          runtime::compare(fixed->firstAppliedGradient, reference.firstAppliedGradient);
+      if (f.cosine > 0.999999 && !near(f.normRatio, 1.0))
+        what += "; the fixed loop's gradient is " + format("%.3f", f.normRatio) +
+                "x the large-batch gradient: the loss carries another constant factor that the "
+                "fix-it keeps";
+    }
     c.detail = what + "; " + update + "; but the fixed loop departs from the reference too (" +
-               format("%.3g", c.parameterErrorWithFix) + "): the fix does not restore it";
+               format("%.3g", c.parameterErrorWithFix) + ", applied gradient rel. error " +
+               format("%.3g", c.relErrorFixed) + "): the fix does not restore it";
   } else {
     c.verdict = "not-confirmed";
     std::string why;
-    if (written.clip.used && !written.clip.bound)
-      why = "the clip limit " + format("%g", written.clip.limit) + " never binds (largest " +
-            (written.clip.byValue ? "|gradient element| " : "gradient norm ") +
-            format("%.3g", written.clip.largestNorm) + ")";
-    else if (gradient.relativeError > kDeviates && adaptive(written.optimizer))
+    if (gradient.relativeError > kDeviates && adaptive(written.optimizer))
       why = written.optimizer.type + " normalises the gradient's scale: the " + what +
             ", yet its update matches the large-batch update";
-    else if (moreTraffic || c.allreduceCallsPerStep > 0)
-      why = "the loop as written matches the large-batch reference";
+    else if (written.clip.used && !written.clip.bound)
+      why = "the clip limit " + format("%g", written.clip.limit) +
+            " never binds on the stand-in's gradients (largest " +
+            (written.clip.byValue ? "|gradient element| " : "gradient norm ") +
+            format("%.3g", written.clip.largestNorm) + ")";
     else
       why = "the loop as written matches the large-batch reference";
     c.detail = "no numerical effect in this setting: " + why + " (parameters after " + steps +
                " off by " + format("%.1g", c.parameterErrorAsWritten) + ")";
+    if (c.parameterErrorWithFix > kDeviates)
+      c.detail += "; the fix would move it off the reference (" +
+                  format("%.3g", c.parameterErrorWithFix) + ")";
   }
   if (firing.size() > 1)
     c.detail += " (measured with the loop's other findings fixed)";

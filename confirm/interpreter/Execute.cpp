@@ -126,7 +126,7 @@ public:
     result_.assumptions = code.assumptions;
     result_.accumulationSteps = n_;
     result_.worldSize = w_;
-    if (!code.accumulationStepsFromCode)
+    if (!code.accumulationStepsFromCode && !setting.stepsSeenInCode)
       assume(code.stepsName, std::to_string(n_),
              "the accumulation steps are not a constant in the code");
     if (code.distributed && !code.worldSizeFromCode)
@@ -190,6 +190,7 @@ private:
   long tokenCounter_ = 0, lastForwardToken_ = -1;
   int consumed_ = 0, currentMicroBatch_ = -1;
   long statements_ = 0;
+  bool anyBackward_ = false;
   Value returned_;
   std::set<std::string> skippedNames_;
   Execution result_;
@@ -234,6 +235,7 @@ private:
     if (loss.kind != Value::Kind::Tensor || loss.terms.empty())
       throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
                    "`, which the interpreter cannot trace to a forward pass"};
+    anyBackward_ = true;
     std::map<int, double> scales;
     for (const Term &term : loss.terms)
       scales[term.microBatch] += term.scale;
@@ -249,10 +251,11 @@ private:
     if (object.kind != Value::Kind::Optimizer || code_.loopOptimizer < 0 ||
         object.optimizer == code_.loopOptimizer)
       return true;
-    skip(node.op + "() of " + code_.optimizers[static_cast<size_t>(object.optimizer)].name +
-             " (another optimizer's parameters)",
-         node.line);
-    return false;
+    // Two optimizers train two models (GAN, actor-critic); the runtime has one.
+    throw Refuse{node.op + "()" + lineText(node.line) + " of " +
+                 code_.optimizers[static_cast<size_t>(object.optimizer)].name + " besides " +
+                 code_.optimizers[static_cast<size_t>(code_.loopOptimizer)].name +
+                 ": the loop trains two models with two optimizers, and the runtime has one model"};
   }
 
   void step(const Value &object, const Node &node) {
@@ -341,7 +344,7 @@ private:
     switch (node.role) {
     case Role::AccumulationSteps:
       if (!code_.accumulationStepsFromCode)
-        assume(node.place.name.empty() ? code_.stepsName : node.place.name, std::to_string(n_),
+        assume(node.place.name.empty() ? node.text : node.place.name, std::to_string(n_),
                "not a constant in the code");
       return Value::of(n_);
     case Role::WorldSize:
@@ -449,6 +452,14 @@ private:
         return {};
       return truncated(Value::of(r), integer && op != "/");
     }
+    if ((op == "==" || op == "!=") && (a.isNumber() != b.isNumber()) &&
+        (a.kind == K::Unknown || b.kind == K::Unknown)) {
+      // `i + 1 == num_batches`: the run covers the first windows of a longer epoch.
+      assume("`" + node.text + "`" + lineText(node.line), op == "==" ? "false" : "true",
+             "its operand is not known; the run covers the first " + std::to_string(budget_) +
+                 " micro-batches of a longer epoch");
+      return Value::of(op == "==" ? 0 : 1);
+    }
     bool tensorA = a.kind == K::Tensor || a.kind == K::Grad;
     bool tensorB = b.kind == K::Tensor || b.kind == K::Grad;
     if (tensorA && b.isNumber()) {
@@ -481,6 +492,16 @@ private:
     // A tensor combined with data or parameters (a regulariser): its loss terms stay.
     if (a.kind == K::Tensor && b.kind != K::Number && op != "/" && op != "*")
       return a;
+    // A loss weighted by data (`log_prob * advantage.detach()`): the weight is taken as 1.
+    if (op == "*" && (a.terms.empty() != b.terms.empty())) {
+      const Value &loss = a.terms.empty() ? b : a;
+      const Value &weight = a.terms.empty() ? a : b;
+      if (!loss.terms.empty() && weight.terms.empty() && weight.kind != K::Grad) {
+        assume("`" + node.text + "`" + lineText(node.line), "the loss times 1",
+               "the weight is data, which the stand-in does not have");
+        return loss;
+      }
+    }
     if (b.kind == K::Tensor && a.kind != K::Number && op == "+")
       return b;
     if (a.kind == K::Tensor || b.kind == K::Tensor)
@@ -498,8 +519,12 @@ private:
     case NodeKind::Number: return Value::of(node.number);
     case NodeKind::Read: {
       Value *value = lookup(node.place);
-      if (value && value->kind != Value::Kind::Unknown)
+      if (value && value->kind != Value::Kind::Unknown) {
+        if (node.role == Role::AccumulationSteps && value->isNumber() && value->number >= 1 &&
+            value->number <= 64)
+          result_.stepsSeen = static_cast<int>(value->number);
         return *value;
+      }
       return unknownRead(node);
     }
     case NodeKind::Unary: {
@@ -580,9 +605,14 @@ private:
       std::vector<Value> args;
       for (size_t i = 1; i < node.children.size(); ++i)
         args.push_back(evaluate(*node.children[i]));
-      return call(node.function, std::move(args), node.line);
+      Value result = call(node.function, std::move(args), node.line);
+      return result.kind == Value::Kind::Unknown ? unknownRead(node) : result;
     }
-    case NodeKind::Api: return api(node);
+    case NodeKind::Api: {
+      Value result = api(node);
+      return result.kind == Value::Kind::Unknown && node.role != Role::None ? unknownRead(node)
+                                                                            : result;
+    }
     case NodeKind::Optimizer: {
       Value value;
       value.kind = Value::Kind::Optimizer;
@@ -593,6 +623,8 @@ private:
       for (const std::unique_ptr<Node> &child : node.children)
         if (child && child->kind != NodeKind::Unknown)
           evaluate(*child);
+      if (node.role != Role::None)
+        return unknownRead(node);
       if (!node.op.empty() && node.op != "stream output")
         skip(node.op + "()", node.line);
       return {};
@@ -668,7 +700,7 @@ private:
         // grad = grad / N (a scaled gradient of the same parameters) or a reset.
         if (operand.kind == K::Grad && operand.params == object.params)
           scaleGrads(object.params, operand.factor);
-        else if (operand.kind == K::Tensor && operand.terms.empty())
+        else if ((operand.kind == K::Tensor && operand.terms.empty()) || clears(*node.children[1]))
           zeroGrads(object.params);
         else
           throw Refuse{"`" + node.text + "`" + lineText(node.line) +
@@ -738,10 +770,19 @@ private:
       return value;
     }
     case ApiOp::Size:
+      if (node.op == "defined")
+        return object.kind == K::Grad ? Value::of(anyBackward_ ? 1 : 0) : Value{};
       if (object.kind == K::Chunks && object.count >= 0)
         return Value::of(object.count);
       if (object.kind == K::Params)
         return Value::of(static_cast<double>(object.params.size()));
+      if (node.op == "size" && values.size() > 1 && values[1].isNumber() && values[1].number == 0 &&
+          node.children[0]->isTensor) {
+        // The stand-in loss is already a mean over the micro-batch's rows.
+        assume("`" + node.text + "`" + lineText(node.line), "1",
+               "the stand-in loss is already a mean over the micro-batch's rows");
+        return Value::of(1);
+      }
       return {};
     case ApiOp::Index: {
       if (object.kind == K::Params && values.size() > 1 && values[1].isNumber()) {
@@ -871,6 +912,13 @@ private:
     }
     throw Refuse{"the step function ran " + std::to_string(budget_ * 4) + " times and took " +
                  std::to_string(consumed_) + " micro-batches"};
+  }
+
+  /// `torch::zeros_like(p)`, `torch::Tensor()`, `{}`: a value that clears a gradient.
+  static bool clears(const Node &node) {
+    return node.kind == NodeKind::Api && node.api == ApiOp::TensorOp &&
+           (node.op == "zeros_like" || node.op == "zeros" || node.op == "empty_like" ||
+            (node.op == "{...}" && node.children.size() <= 1));
   }
 
   bool touchesGradients(const Node &node) const {
@@ -1036,7 +1084,15 @@ private:
 } // namespace
 
 Execution execute(const LoopCode &code, const ExecutionSetting &setting) {
-  return Interpreter(code, setting).run();
+  Execution first = Interpreter(code, setting).run();
+  // N as the code computed it (a field set to 8) decides the windows of data.
+  if (first.stepsSeen && first.stepsSeen != first.accumulationSteps && !setting.accumulationSteps) {
+    ExecutionSetting seen = setting;
+    seen.accumulationSteps = first.stepsSeen;
+    seen.stepsSeenInCode = true;
+    return Interpreter(code, seen).run();
+  }
+  return first;
 }
 
 Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,

@@ -20,6 +20,8 @@ struct ExecutionSetting {
   const runtime::Backend *backend = nullptr;
   /// 0: N and W as the code says or its stated defaults; else these.
   int accumulationSteps = 0, worldSize = 0;
+  /// accumulationSteps is the value the code itself gave N when it ran.
+  bool stepsSeenInCode = false;
 };
 
 /// The clipping the code did, as executed.
@@ -46,6 +48,7 @@ struct Execution {
   OptimizerSpec optimizer; ///< the loop's optimizer
   std::vector<Assumption> assumptions;
   std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
+  int stepsSeen = 0;                ///< the value N had when the code read it (0: never known)
   double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
 };
 

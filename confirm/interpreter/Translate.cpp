@@ -63,6 +63,9 @@ bool isModuleRecord(const CXXRecordDecl *record) {
     return false;
   if (isOrDerivesFrom(record, "torch::nn::Module"))
     return true;
+  if (auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(record))
+    if (spec->getName() == "ModuleHolder")
+      return true;
   // A holder (torch::nn::Linear, TORCH_MODULE(Net)) derives from ModuleHolder<Impl>.
   if (!record->hasDefinition())
     return false;
@@ -148,10 +151,11 @@ private:
   std::shared_ptr<LoopCode> code_;
   std::map<const FunctionDecl *, int> functions_;
   std::map<const Decl *, int> places_;
-  std::map<const ValueDecl *, int> optimizers_;
+  std::map<unsigned, int> optimizers_;         // by the declaration's location
   std::set<unsigned> stepsDecls_, worldDecls_; // raw locations of the declarations
   const Expr *stepsExpr_ = nullptr;
   const Expr *worldExpr_ = nullptr;
+  std::set<const Expr *> stepsExprs_, worldExprs_;
   bool distributed_ = false;
   std::vector<int> markMemo_; // per function: -1 unknown, 0 in progress/none, 1 work
 
@@ -202,6 +206,16 @@ private:
       code_->accumulationStepsFromCode = true;
     }
     record(loop_.worldSize, worldDecls_, worldExpr_, code_->worldSizeName);
+    // Divisors the model read as N or as W (a helper's parameter, a communicator's size()).
+    for (const TrainingEvent &event : loop_.events)
+      for (const ScaleFactor &factor : event.scaling) {
+        if (!factor.divisor || factor.isAccumulationSteps == factor.isWorldSize)
+          continue;
+        (factor.isWorldSize ? worldExprs_ : stepsExprs_).insert(stripCasts(factor.divisor));
+        if (const ValueDecl *decl = facts_.referencedDecl({factor.divisor, nullptr}))
+          (factor.isWorldSize ? worldDecls_ : stepsDecls_)
+              .insert(decl->getLocation().getRawEncoding());
+      }
     if (loop_.worldSize.constant && *loop_.worldSize.constant >= 1 &&
         *loop_.worldSize.constant <= 16) {
       code_->worldSize = static_cast<int>(*loop_.worldSize.constant);
@@ -302,14 +316,19 @@ private:
 
   Role roleOf(const ValueDecl *decl, const Expr *expr) const {
     unsigned raw = decl ? decl->getLocation().getRawEncoding() : 0;
-    if ((decl && stepsDecls_.count(raw)) || (expr && expr == stepsExpr_))
+    if ((decl && stepsDecls_.count(raw)) ||
+        (expr && (expr == stepsExpr_ || stepsExprs_.count(expr))))
       return Role::AccumulationSteps;
-    if ((decl && worldDecls_.count(raw)) || (expr && expr == worldExpr_))
+    if ((decl && worldDecls_.count(raw)) ||
+        (expr && (expr == worldExpr_ || worldExprs_.count(expr))))
       return Role::WorldSize;
     if (decl && decl->getIdentifier()) {
       std::string name = llvm::StringRef(decl->getName()).lower();
       if (name == "rank" || name == "rank_" || name == "local_rank" || name == "global_rank")
         return Role::Rank;
+      if (name == "world" || name == "world_size" || name == "world_size_" || name == "worldsize" ||
+          name == "nranks" || name == "num_ranks" || name == "num_replicas")
+        return Role::WorldSize;
     }
     return Role::None;
   }
@@ -323,6 +342,8 @@ private:
       if (auto *expr = dyn_cast<Expr>(source)) {
         node->integer = isIntegral(expr->getType());
         node->isTensor = isTensorType(expr->getType());
+        if (isa<CallExpr>(stripCasts(expr)))
+          node->role = roleOf(nullptr, stripCasts(expr)); // comm.size(), world_size()
       }
     }
     return node;
@@ -721,11 +742,31 @@ private:
     case ApiKind::NamedAllReduce: {
       if (info.kind == ApiKind::NamedAllReduce && !info.configured)
         if (const FunctionDecl *callee = builder::inlinableCallee(call, sm_))
-          if (callee->hasBody())
-            break; // a communicator of the translation unit: its body runs
+          if (callee->hasBody()) {
+            // A communicator of the translation unit: its body runs. When the
+            // body shows no collective (its exchange is hand-written), the call
+            // is the all-reduce (a sum) and the body adds what it does after.
+            callee = instantiated(callee);
+            int index = function(callee);
+            if (containsAllReduce(index))
+              break;
+            distributed_ = true;
+            NodePtr node = make(NodeKind::Comma, call);
+            NodePtr reduce = api(ApiOp::AllReduce, call, info.object, name);
+            reduce->averages = averages(call, info);
+            node->children.push_back(std::move(reduce));
+            NodePtr body = make(NodeKind::CallUser, call);
+            body->function = index;
+            body->op = callee->getNameAsString();
+            body->children.push_back(make(NodeKind::Unknown, nullptr));
+            for (const Expr *arg : call->arguments())
+              body->children.push_back(expression(arg));
+            node->children.push_back(std::move(body));
+            return node;
+          }
       distributed_ = true;
       NodePtr node = api(ApiOp::AllReduce, call, info.object, name);
-      node->averages = namesAverage(call);
+      node->averages = averages(call, info);
       return node;
     }
     case ApiKind::WorldSizeQuery: {
@@ -845,7 +886,7 @@ private:
       return api(ApiOp::ParamGroups, call, object, name);
     if (name == "chunk" || name == "split" || name == "tensor_split" || name == "unbind")
       return api(ApiOp::Chunk, call, object, name);
-    if (name == "size" || name == "numel" || name == "length")
+    if (name == "size" || name == "numel" || name == "length" || name == "defined")
       return api(ApiOp::Size, call, object, name);
     if (name == "detach" || name == "item" || name == "to_double" || name == "to_float")
       return api(ApiOp::Detach, call, object, name);
@@ -863,14 +904,43 @@ private:
     return node;
   }
 
+  /// ReduceOp::AVG in the call, or in the options it is given.
+  bool averages(const CallExpr *call, const ApiCallInfo &info) {
+    return namesAverage(call) ||
+           builder::reduceOpOf(facts_, call, info, nullptr) == ReduceOpKind::Average;
+  }
+
+  /// Whether a function (or one it calls) runs a mapped all-reduce.
+  bool containsAllReduce(int index) {
+    std::set<int> seen;
+    std::function<bool(const Node &)> visit = [&](const Node &node) {
+      if (node.kind == NodeKind::Api && node.api == ApiOp::AllReduce)
+        return true;
+      if (node.kind == NodeKind::CallUser && node.function >= 0 &&
+          seen.insert(node.function).second)
+        if (const Node *body = code_->functions[static_cast<size_t>(node.function)].body.get())
+          if (visit(*body))
+            return true;
+      for (const std::unique_ptr<Node> &child : node.children)
+        if (child && visit(*child))
+          return true;
+      return false;
+    };
+    seen.insert(index);
+    const Node *body = code_->functions[static_cast<size_t>(index)].body.get();
+    return body && visit(*body);
+  }
+
   // ---- optimizers
 
   int optimizerId(const ValueDecl *decl) {
-    auto found = optimizers_.find(decl);
+    // A template's pattern and its instantiation share the declaration's location.
+    unsigned key = decl->getLocation().getRawEncoding();
+    auto found = optimizers_.find(key);
     if (found != optimizers_.end())
       return found->second;
     int id = static_cast<int>(code_->optimizers.size());
-    optimizers_[decl] = id;
+    optimizers_[key] = id;
     OptimizerSpec spec = readOptimizer(decl);
     code_->optimizers.push_back(spec);
     return id;
