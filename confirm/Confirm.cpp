@@ -370,7 +370,17 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
 
   std::string steps = std::to_string(windows) + " step" + (windows == 1 ? "" : "s");
   std::string what;
-  if (n > 1 && near(gradient.normRatio, n) && gradient.cosine > 0.999999)
+  // A reset between backward() and step() leaves the last micro-batch's gradient.
+  runtime::RunSettings data = same.data;
+  std::vector<float> last = runtime::lastMicroBatchGradient(n, w, 1.0f, data, backend);
+  double lastRatio = norm(written.firstAppliedGradient) / std::max(norm(last), 1e-30);
+  bool isLast = n > 1 && w == 1 && (near(lastRatio, 1.0) || near(lastRatio, 1.0 / n)) &&
+                runtime::compare(written.firstAppliedGradient, last).cosine > 0.999999;
+  if (isLast)
+    what = std::string("applied gradient equals the last micro-batch's gradient") +
+           (near(lastRatio, 1.0) ? "" : " / N") + " (N=" + std::to_string(n) +
+           "): rel. error vs the large-batch gradient " + format("%.3g", gradient.relativeError);
+  else if (n > 1 && near(gradient.normRatio, n) && gradient.cosine > 0.999999)
     what = "applied gradient is " + format("%.3f", gradient.normRatio) +
            "x the large-batch gradient (N=" + std::to_string(n) + ")";
   else if (w > 1 && near(gradient.normRatio, 1.0 / w) && gradient.cosine > 0.999999)
@@ -422,6 +432,9 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
       c.detail += "; the fix would move it off the reference (" +
                   format("%.3g", c.parameterErrorWithFix) + ")";
   }
+  if (written.clip.used && written.clip.bound && c.verdict == "confirmed")
+    c.detail += " (the code's clip limit " + format("%g", written.clip.limit) +
+                " binds in the loop as written)";
   if (firing.size() > 1)
     c.detail += " (measured with the loop's other findings fixed)";
   if (w > 1 && !mean)

@@ -1,3 +1,6 @@
+// gradlint --confirm: Adam normalises the gradient's scale, so the double
+// division by the world size changes the gradient (0.5x) but not the updates.
+// CONFIRM-VERDICT: accum-double-world-size-scaling not-confirmed: normalises the gradient's scale
 // Data-parallel linear regression over Gloo with gradient accumulation --
 // two distributed mistakes (seed 000).
 //

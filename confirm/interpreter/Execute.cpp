@@ -104,6 +104,11 @@ std::vector<float> flatten(const runtime::Model &model) {
 
 std::string lineText(unsigned line) { return line ? " (line " + std::to_string(line) + ")" : ""; }
 
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 constexpr long kStatementBudget = 5'000'000;
 constexpr int kCallDepth = 64;
 
@@ -746,6 +751,12 @@ private:
     case ApiOp::Parameters: {
       Value value;
       value.kind = K::Params;
+      if (node.op == "weight" || node.op == "bias") {
+        for (size_t i = 0; i < ranks_[0].model.numParams(); ++i)
+          if (endsWith(ranks_[0].model.paramName(i), node.op))
+            value.params.push_back(static_cast<int>(i));
+        return value;
+      }
       value.params = allParams();
       return value;
     }

@@ -608,6 +608,18 @@ private:
   }
 
   NodePtr read(const ValueDecl *decl, const Expr *expr) {
+    // `layer->weight`: a module's parameter, on the runtime's model the
+    // tensors of that name in every layer.
+    if (auto *field = dyn_cast<FieldDecl>(decl))
+      if (auto *record = dyn_cast<CXXRecordDecl>(field->getParent()))
+        if (isModuleRecord(record) && isTensorType(field->getType()) &&
+            (field->getName() == "weight" || field->getName() == "bias")) {
+          NodePtr node = make(NodeKind::Api, expr);
+          node->api = ApiOp::Parameters;
+          node->op = field->getName().str();
+          node->children.push_back(make(NodeKind::Unknown, nullptr));
+          return node;
+        }
     NodePtr node = make(NodeKind::Read, expr);
     node->place = place(decl);
     node->integer = isIntegral(decl->getType());

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // The early-continue guard makes everything *after* it the boundary branch;
 // the clip sits before the `continue`, so it runs on every micro-batch.
 #include <torch/torch.h>

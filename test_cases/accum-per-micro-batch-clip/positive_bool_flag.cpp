@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // The boundary is held in a bool flag; the clip runs before the flag is tested,
 // so it clips the partial sum on every micro-batch.
 #include <torch/torch.h>

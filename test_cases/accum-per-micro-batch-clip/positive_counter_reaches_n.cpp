@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A micro-batch counter that reaches N (`if (++micro == N) { ...; micro = 0; }`)
 // guards step(), but the clip above the guard runs on every micro-batch.
 #include <torch/torch.h>

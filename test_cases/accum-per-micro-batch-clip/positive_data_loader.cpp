@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // Range-for over a LibTorch data loader with a separate counter; the clip above
 // the boundary guard runs on every micro-batch.
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // The clip lives in a helper that neither runs backward() nor step(); the
 // helper is called on every micro-batch, so the warning points at its call.
 #include <torch/torch.h>

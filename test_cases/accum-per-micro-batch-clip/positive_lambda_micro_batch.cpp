@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A lambda runs one micro-batch (forward, backward, clip) and is called on
 // every iteration; the clip inside it runs on every micro-batch.
 #include <torch/torch.h>

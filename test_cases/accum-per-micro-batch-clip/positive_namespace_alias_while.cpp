@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A namespace alias for torch::nn::utils, a while loop and the
 // `0 == (step + 1) % N` guard: the clip still runs on every micro-batch.
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // clip_grad_norm_ on every micro-batch clips the partial sum of the window's
 // gradients; it belongs in the boundary branch, right before step().
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // Clipping in the not-boundary branch (`if ((i + 1) % N != 0) { clip } else
 // { step }`) clips every partial sum but never the full accumulated gradient.
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // The loop lives in fit(), which calls a std::function parameter for each batch;
 // the one caller passes a lambda that runs backward() and clips, so the clipping
 // runs on every micro-batch of the window.

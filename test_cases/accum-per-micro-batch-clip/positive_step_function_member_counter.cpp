@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A training-step function with a persistent member counter: each call is one
 // micro-batch, and the clip runs on every call, not only at the boundary.
 #include <torch/torch.h>

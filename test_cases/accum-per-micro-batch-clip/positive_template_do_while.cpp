@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A function template over the optimizer type and a do-while loop; the clip
 // still runs on every micro-batch.
 #include <torch/torch.h>

@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // A configuration flag unrelated to the window guards the clip; it still runs on
 // every micro-batch whenever clipping is enabled.
 #include <torch/torch.h>

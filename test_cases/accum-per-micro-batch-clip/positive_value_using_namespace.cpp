@@ -1,4 +1,5 @@
 // RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // clip_grad_value_ reached through `using namespace torch::nn::utils;` runs on
 // every micro-batch; the guard is the `i % N == N - 1` form.
 #include <torch/torch.h>

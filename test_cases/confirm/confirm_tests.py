@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
-"""gradlint --confirm on every positive test case and the examples: each
-diagnosis must be confirmed by the reference runtime with its check's numeric
-signature, and the fixed loop must match the large-batch reference.
+"""gradlint --confirm on every positive test case, the examples and the cases
+of test_cases/confirm/cases: each diagnosis must be confirmed by the reference
+runtime with its check's numeric signature (the fixed loop matching the
+large-batch reference), unless the file pins another verdict:
+
+    // CONFIRM-VERDICT: <check> <confirmed|not-confirmed|not-executable>[: <regex on the detail>]
+    // CONFIRM-FIGURE: <check> <figure> <op> <expression in N and W>
+    // CONFIRM-ASSUMED: <check> <name> = <value>
+
+Every run pins its backend (--backend=cpu).
 
 Nothing here names a check. The checks are the registered ones
 (`gradlint --list-checks --checks='*'`); each check's signature is the
@@ -28,7 +35,32 @@ sys.path.insert(0, os.path.join(ROOT, "fixtures"))
 import signatures  # noqa: E402
 
 KEYS = {"verdict", "backend", "accumulation_steps", "world_size", "rel_error_buggy",
-        "rel_error_fixed", "grad_norm_ratio", "allreduce_calls_per_step", "detail"}
+        "rel_error_fixed", "grad_norm_ratio", "allreduce_calls_per_step", "detail",
+        "update_ratio", "parameter_error_as_written", "parameter_error_with_fix", "windows", "fix",
+        "assumptions", "setting", "skipped"}
+SETTING_KEYS = {"model", "loss", "optimizer", "dtype", "backend"}
+PIN = re.compile(r"//\s*CONFIRM-(VERDICT|FIGURE|ASSUMED):\s*(accum-[a-z0-9-]+)\s+(.*?)\s*$")
+
+
+def pins(path):
+    """{check: {"verdict": (verdict, regex), "figures": [...], "assumed": [(name, value)]}}."""
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            match = PIN.search(line)
+            if not match:
+                continue
+            kind, check_id, rest = match.groups()
+            entry = found.setdefault(check_id, {"verdict": None, "figures": [], "assumed": []})
+            if kind == "VERDICT":
+                verdict, _, regex = rest.partition(":")
+                entry["verdict"] = (verdict.strip(), regex.strip())
+            elif kind == "FIGURE":
+                entry["figures"].append(rest)
+            else:
+                name, _, value = rest.partition("=")
+                entry["assumed"].append((name.strip(), value.strip()))
+    return found
 
 
 def confirm(files):
@@ -74,12 +106,36 @@ def signature(diagnostic):
     c = diagnostic["confirmation"]
     where = f'{os.path.basename(diagnostic["file"])}:{diagnostic["line"]} [{diagnostic["check"]}]'
     check(f"{where} confirmation keys", set(c) == KEYS, sorted(c))
+    check(f"{where} setting keys", set(c.get("setting", {})) == SETTING_KEYS, c.get("setting"))
+    check(f"{where} ran on the pinned backend", c["backend"] == "cpu" == c["setting"]["backend"],
+          c["backend"])
+    for a in c.get("assumptions", []):
+        check(f"{where} assumption {a.get('name')!r} says its value and why",
+              a.get("name") and a.get("value") and a.get("why"), a)
+    pinned = pins(diagnostic["file"]).get(diagnostic["check"], {})
+    verdict, regex = pinned.get("verdict") or ("confirmed", "")
+    for name, value in pinned.get("assumed", []):
+        check(f"{where} assumes {name} = {value}",
+              any(a["name"] == name and a["value"] == value for a in c["assumptions"]),
+              c["assumptions"])
+    for condition in pinned.get("figures", []):
+        violated = signatures.conditions_violated([condition], c)
+        check(f"{where} {condition}", not violated, "; ".join(violated))
+    if verdict != "confirmed" or regex:
+        check(f"{where} is {verdict}", c["verdict"] == verdict, (c["verdict"], c["detail"]))
+        check(f"{where} says why ({regex})", re.search(regex, c["detail"]) is not None, c["detail"])
+        if c["verdict"] == "not-confirmed" and "no numerical effect" in c["detail"]:
+            check(f"{where} as written matches the reference",
+                  c["parameter_error_as_written"] < 1e-4, c["parameter_error_as_written"])
+        return
     expected = SIGNATURES.get(diagnostic["check"])
     if expected is None:
         check(f"{where}: the check has a signature", False, diagnostic["check"])
         return
     violated = signatures.problems(expected, c)
     check(f"{where} has the signature {expected}", not violated, "; ".join(violated))
+    check(f"{where} the fixed loop's parameters match the reference",
+          c["parameter_error_with_fix"] < signatures.FIXED_TOLERANCE, c["parameter_error_with_fix"])
 
 
 for check_id in CHECKS:
@@ -101,8 +157,25 @@ for example in examples:
           name in expected_checks and found == expected_checks[name], (found, expected_checks.get(name)))
 for diagnostic in example_diagnostics:
     signature(diagnostic)
-text = subprocess.run([GRADLINT, "--confirm", examples[0]], capture_output=True, text=True).stdout
+# The cases that pin a verdict other than confirmed, or the figures behind one.
+cases = sorted(glob.glob(os.path.join(ROOT, "test_cases", "confirm", "cases", "*.cpp")))
+case_diagnostics = confirm(cases)
+check("confirm/cases: every case has a diagnosis",
+      {d["file"] for d in case_diagnostics} == set(cases),
+      sorted(set(cases) - {d["file"] for d in case_diagnostics}))
+for case in cases:
+    check(f"confirm/cases/{os.path.basename(case)} pins a verdict",
+          any(p["verdict"] for p in pins(case).values()))
+for diagnostic in case_diagnostics:
+    signature(diagnostic)
+verdicts = [d["confirmation"]["verdict"] for d in case_diagnostics]
+for verdict in ("confirmed", "not-confirmed", "not-executable"):
+    check(f"confirm/cases: some case is {verdict}", verdict in verdicts, verdicts)
+
+text = subprocess.run([GRADLINT, "--confirm", "--backend=cpu", examples[0]], capture_output=True,
+                      text=True).stdout
 check("text output carries a confirmation note", ": note: confirmed on cpu: " in text, text[:400])
+check("text output says what it ran on", ": note: ran " in text and "stand-in" in text, text[:400])
 
 
 def plot_series(panel_polylines):
@@ -131,10 +204,10 @@ with tempfile.TemporaryDirectory() as scratch:
         check(f"--plot panel {i // 3}: the fixed loop stays on the reference",
               max(abs(y - reference[0]) for y in fixed) < 1.0, fixed)
         confirmation = example_diagnostics[i // 3]["confirmation"]
-        if confirmation["rel_error_buggy"] > 1e-3:
+        if confirmation["parameter_error_as_written"] > 1e-3:
             check(f"--plot panel {i // 3}: the loop as written drifts away",
                   reference[0] - buggy[-1] > 20.0, buggy)
-        else:  # only the traffic differs: both curves stay on the reference
+        else:  # only the traffic (or the gradient's scale under Adam) differs
             check(f"--plot panel {i // 3}: matching values stay on the reference",
                   max(abs(y - reference[0]) for y in buggy) < 1.0, buggy)
     bad = subprocess.run([GRADLINT, "--backend=cpu", f"--plot={scratch}/missing/dir/errors.svg",
