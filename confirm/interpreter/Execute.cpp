@@ -457,14 +457,6 @@ private:
         return {};
       return truncated(Value::of(r), integer && op != "/");
     }
-    if ((op == "==" || op == "!=") && (a.isNumber() != b.isNumber()) &&
-        (a.kind == K::Unknown || b.kind == K::Unknown)) {
-      // `i + 1 == num_batches`: the run covers the first windows of a longer epoch.
-      assume("`" + node.text + "`" + lineText(node.line), op == "==" ? "false" : "true",
-             "its operand is not known; the run covers the first " + std::to_string(budget_) +
-                 " micro-batches of a longer epoch");
-      return Value::of(op == "==" ? 0 : 1);
-    }
     bool tensorA = a.kind == K::Tensor || a.kind == K::Grad;
     bool tensorB = b.kind == K::Tensor || b.kind == K::Grad;
     if (tensorA && b.isNumber()) {
@@ -564,6 +556,14 @@ private:
           return Value::of(0);
         if (node.op == "||" && b.number != 0)
           return Value::of(1);
+      }
+      // `(i + 1) % N == 0 || i + 1 == num_batches`: the last-batch extension
+      // of a guard; the run covers the first windows of a longer epoch.
+      if (node.op == "||" && a.isNumber() && !b.isNumber() && node.children[1]->op == "==") {
+        assume("`" + node.children[1]->text + "`" + lineText(node.line), "false",
+               "its operand is not known; the run covers the first " + std::to_string(budget_) +
+                   " micro-batches of a longer epoch");
+        return Value::of(a.number != 0);
       }
       return arithmetic(node.op, a, b, node.integer, node);
     }

@@ -134,6 +134,18 @@ public:
     }
     code_->stepFunction = loop_.kind == LoopKind::StepFunction;
     code_->entry = function(entry);
+    // A lambda called once per micro-batch runs inside its function: the
+    // counters it captures live there, and the loops that call it read the data.
+    if (auto *method = dyn_cast<CXXMethodDecl>(entry);
+        code_->stepFunction && method && method->getParent()->isLambda())
+      if (auto *outer =
+              dyn_cast_or_null<FunctionDecl>(method->getParent()->getParentFunctionOrMethod()))
+        if (outer->hasBody()) {
+          int lambda = code_->entry;
+          code_->entry = function(instantiated(outer));
+          code_->stepFunction = false;
+          markCallingLoops(*code_->functions[static_cast<size_t>(code_->entry)].body, lambda);
+        }
     if (const TrainingEvent *step = loop_.boundaryStep())
       if (step->optimizer)
         code_->loopOptimizer = optimizerId(step->optimizer);
@@ -914,6 +926,24 @@ private:
     node->kind = NodeKind::Skipped;
     node->integer = isIntegral(call->getType());
     return node;
+  }
+
+  /// Marks the innermost loops that call `function` as the data loops.
+  /// Returns whether `node` calls it.
+  bool markCallingLoops(Node &node, int function) {
+    bool calls = node.kind == NodeKind::CallUser && node.function == function;
+    bool innerLoopCalls = false;
+    for (std::unique_ptr<Node> &child : node.children)
+      if (child && markCallingLoops(*child, function)) {
+        calls = true;
+        innerLoopCalls = innerLoopCalls || (child->kind == NodeKind::Loop && child->isDataLoop) ||
+                         child->enclosesDataLoop;
+      }
+    if (node.kind == NodeKind::Loop && calls && !innerLoopCalls)
+      node.isDataLoop = true;
+    if (innerLoopCalls)
+      node.enclosesDataLoop = true; // a scratch mark; mark() recomputes it
+    return calls;
   }
 
   /// ReduceOp::AVG in the call, or in the options it is given.

@@ -135,6 +135,17 @@ TEST(GradBufferPrecision, Fp16SmallContributionsStallOnALargeSum) {
   EXPECT_EQ(f16.tensor(0)[0], 1.0f);
 }
 
+TEST(GradBufferPrecision, Fp16EachNewGradientIsRoundedBeforeTheSum) {
+  // A half-precision backward produces a half gradient: 2^-11 (1 + 2^-11)
+  // becomes 2^-11, and 1 + 2^-11 is a tie that rounds to even (1). Adding the
+  // unrounded value would round up to 1 + 2^-10 instead.
+  GradBuffer f16(std::vector<Shape>{{1}}, DType::F16);
+  const float one = 1.0f, g = std::ldexp(1.0f, -11) + std::ldexp(1.0f, -22);
+  f16.accumulate(0, &one);
+  f16.accumulate(0, &g);
+  EXPECT_EQ(f16.tensor(0)[0], 1.0f);
+}
+
 TEST(GradBufferPrecision, Fp16OverflowGoesToInf) {
   GradBuffer f16(std::vector<Shape>{{2}}, DType::F16), bf16(std::vector<Shape>{{2}}, DType::BF16);
   const float g[2] = {40000.0f, -40000.0f};
