@@ -308,6 +308,13 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   } else {
     summary = confirmOnSummary(lowered, firing, diagnosed, backend, backendName);
     c.fix = "program-level fix of the loop's summary (" + code.noFix + ")";
+    if (summary->verdict == "not-executable" && !programFixFor(diagnosed)) {
+      c.verdict = "not-executable";
+      c.fix = "none";
+      c.detail = code.noFix + ", and the runtime has no program-level fix for " + diagnosed +
+                 ": there is no fixed loop to run";
+      return c;
+    }
   }
   interp::ClipUse clip = fixed ? fixed->clip : written.clip;
   if (!clip.used && written.clip.used)

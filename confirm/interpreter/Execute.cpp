@@ -141,9 +141,9 @@ public:
       result_.optimizer = code.optimizers[static_cast<size_t>(code.loopOptimizer)];
     else if (!code.optimizers.empty())
       result_.optimizer = code.optimizers.front();
-    for (const std::string &option : result_.optimizer.defaulted)
-      assume(result_.optimizer.name + "." + option.substr(0, option.find(' ')),
-             "LibTorch's default", option.substr(option.find(' ') + 1));
+    for (const Assumption &option : result_.optimizer.defaulted)
+      assume(result_.optimizer.name + "." + option.name, option.value,
+             option.why + "; LibTorch's default");
   }
 
   Execution run() {

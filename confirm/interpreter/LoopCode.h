@@ -105,6 +105,12 @@ struct Node {
   std::vector<std::unique_ptr<Node>> children;
 };
 
+struct Assumption {
+  std::string name;
+  std::string value;
+  std::string why;
+};
+
 /// torch::optim options as read from the code; a value the code does not set
 /// as a constant keeps LibTorch's default and is listed.
 struct OptimizerSpec {
@@ -118,8 +124,8 @@ struct OptimizerSpec {
   bool amsgrad = false;
   std::string name;    ///< the variable
   std::string written; ///< "SGD(lr=0.01, momentum=0.9)" as read
-  /// Options not read from the code: "lr (not a constant)".
-  std::vector<std::string> defaulted;
+  /// Options not read from the code, with the default used.
+  std::vector<Assumption> defaulted;
 };
 
 struct Function {
@@ -127,12 +133,6 @@ struct Function {
   std::vector<Place> parameters;
   std::vector<bool> integerParameters;
   std::unique_ptr<Node> body;
-};
-
-struct Assumption {
-  std::string name;
-  std::string value;
-  std::string why;
 };
 
 struct LoopCode {

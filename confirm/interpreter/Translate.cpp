@@ -10,6 +10,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -117,6 +118,12 @@ bool namesAverage(const Stmt *stmt) {
     if (namesAverage(child))
       return true;
   return false;
+}
+
+std::string formatValue(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
 }
 
 class Translator {
@@ -315,10 +322,24 @@ private:
         code_->sharedInitial.push_back({shared, *value});
         return;
       }
-    if (!init && isIntegral(decl->getType()) && !isRole(decl)) {
-      code_->sharedInitial.push_back({shared, 0.0});
-      code_->assumptions.push_back({shared.name, "0", "its initial value is not in the code"});
+    if (init || !isIntegral(decl->getType()) || isRole(decl))
+      return;
+    // A counter set only to constants (`count_ = 0;` in a constructor or a
+    // reset) starts at the first of them; one set from anything else is unknown.
+    std::optional<double> first;
+    for (const ValueOrigin &origin : facts_.originsOf(decl)) {
+      if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
+        continue;
+      std::optional<double> value = facts_.constantNumber({origin.value, nullptr});
+      if (!value)
+        return;
+      if (!first)
+        first = value;
     }
+    code_->sharedInitial.push_back({shared, first.value_or(0.0)});
+    code_->assumptions.push_back({shared.name, formatValue(first.value_or(0.0)),
+                                  first ? "the first constant the code assigns it"
+                                        : "its initial value is not in the code"});
   }
 
   bool isRole(const ValueDecl *decl) const {
@@ -1030,7 +1051,7 @@ private:
     std::string type = optimizerTypeOf(recordBehind(decl->getType()));
     const Expr *built = construction(decl, type);
     if (type.empty()) {
-      spec.defaulted.push_back("type (SGD assumed: the optimizer's class is not visible)");
+      spec.defaulted.push_back({"type", "SGD", "the optimizer's class is not visible"});
       type = "SGD";
     }
     spec.type = type;
@@ -1051,9 +1072,9 @@ private:
       options = call->getNumArgs() >= 2 ? call->getArg(1) : nullptr;
     bool lrRead = readOptions(options, spec, 0);
     if (!lrRead)
-      spec.defaulted.push_back("lr (" + std::to_string(spec.lr).substr(0, 6) +
-                               (options ? ": not a constant in the code)"
-                                        : ": the optimizer's options are not visible)"));
+      spec.defaulted.push_back(
+          {"lr", formatValue(spec.lr),
+           options ? "not a constant in the code" : "the optimizer's options are not visible"});
     char written[160];
     if (type == "SGD")
       std::snprintf(written, sizeof written, "SGD(lr=%g, momentum=%g, weight_decay=%g%s)", spec.lr,
@@ -1100,7 +1121,7 @@ private:
         if (value)
           field = *value;
         else
-          spec.defaulted.push_back(std::string(option) + " (not a constant in the code)");
+          spec.defaulted.push_back({option, formatValue(field), "not a constant in the code"});
       };
       if (name == "lr") {
         set(spec.lr, "lr");
@@ -1141,7 +1162,9 @@ private:
           spec.beta1 = *b1;
           spec.beta2 = *b2;
         } else {
-          spec.defaulted.push_back("betas (not constants in the code)");
+          spec.defaulted.push_back(
+              {"betas", "(" + formatValue(spec.beta1) + ", " + formatValue(spec.beta2) + ")",
+               "not constants in the code"});
         }
       }
       return lr;
@@ -1172,7 +1195,9 @@ private:
       }
     if (node.kind == NodeKind::Api) {
       switch (node.api) {
-      case ApiOp::Forward: marks.forward = marks.work = true; break;
+      // A forward pass alone changes no gradient: a branch that only samples
+      // or evaluates can be skipped.
+      case ApiOp::Forward: marks.forward = true; break;
       case ApiOp::Backward:
       case ApiOp::ZeroGrad:
       case ApiOp::ResetGrad:
