@@ -274,6 +274,10 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   c.accumulationSteps = written.accumulationSteps;
   c.worldSize = written.worldSize;
   c.setting.optimizer = optimizerWords(written.optimizer);
+  if (written.scheduler)
+    c.setting.optimizer += " with StepLR(step_size=" + std::to_string(written.scheduler->stepSize) +
+                           ", gamma=" + format("%g", written.scheduler->gamma) +
+                           "), stepped once per optimizer step in the reference";
   for (const interp::Assumption &a : written.assumptions)
     c.assumptions.push_back({a.name, a.value, a.why});
   c.skipped = written.skipped;
@@ -322,7 +326,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   auto referenceFor = [&](bool mean, int referenceWindows) {
     interp::ExecutionSetting s = same;
     s.windows = referenceWindows;
-    return interp::referenceRun(written.optimizer, n, w, mean, clip, s);
+    return interp::referenceRun(written.optimizer, n, w, mean, clip, s, written.scheduler);
   };
   // Over ranks, the reference follows the fixed loop's convention (mean or sum).
   bool mean = true;

@@ -95,6 +95,7 @@ public:
   explicit Rmsprop(RmspropOptions options) : options_(options) {}
   void step(Model &model, const GradBuffer &grads);
   const RmspropOptions &options() const { return options_; }
+  void setLr(double lr) { options_.lr = lr; }
   int64_t stepCount() const { return steps_; }
 
 private:
@@ -116,6 +117,7 @@ public:
   explicit Adagrad(AdagradOptions options) : options_(options) {}
   void step(Model &model, const GradBuffer &grads);
   const AdagradOptions &options() const { return options_; }
+  void setLr(double lr) { options_.lr = lr; }
   int64_t stepCount() const { return steps_; }
 
 private:

@@ -73,6 +73,16 @@ public:
       adagrad_ = std::make_unique<runtime::Adagrad>(
           runtime::AdagradOptions{spec.lr, spec.lrDecay, spec.weightDecay, spec.eps});
   }
+  void setLr(double lr) {
+    if (sgd_)
+      sgd_->setLr(lr);
+    else if (adam_)
+      adam_->setLr(lr);
+    else if (rmsprop_)
+      rmsprop_->setLr(lr);
+    else
+      adagrad_->setLr(lr);
+  }
   void step(runtime::Model &model, const runtime::GradBuffer &grads) {
     if (sgd_)
       sgd_->step(model, grads);
@@ -196,6 +206,8 @@ private:
   int consumed_ = 0, currentMicroBatch_ = -1;
   long statements_ = 0;
   bool anyBackward_ = false;
+  std::map<int, int> schedulerCalls_;   ///< per scheduler
+  std::map<int, double> learningRates_; ///< per optimizer, as its scheduler set it
   Value returned_;
   std::set<std::string> skippedNames_;
   Execution result_;
@@ -277,8 +289,11 @@ private:
         result_.steps == 0 ? flatten(ranks_[0].model) : std::vector<float>{};
     for (Rank &rank : ranks_) {
       std::unique_ptr<AnyOptimizer> &optimizer = rank.optimizers[id];
-      if (!optimizer)
+      if (!optimizer) {
         optimizer = std::make_unique<AnyOptimizer>(spec, backend_);
+        if (auto lr = learningRates_.find(id); lr != learningRates_.end())
+          optimizer->setLr(lr->second);
+      }
       optimizer->step(rank.model, rank.grads);
     }
     if (result_.steps == 0) {
@@ -876,9 +891,23 @@ private:
         combined.kind = K::Tensor;
       return combined;
     }
-    case ApiOp::SchedulerStep:
-      skip(node.op + "() (the learning-rate schedule is not run)", node.line);
+    case ApiOp::SchedulerStep: {
+      if (node.scheduler < 0) {
+        skip(node.op + "() (a schedule other than StepLR is not run)", node.line);
+        return {};
+      }
+      const SchedulerSpec &spec = code_.schedulers[static_cast<size_t>(node.scheduler)];
+      int calls = ++schedulerCalls_[node.scheduler];
+      double lr = code_.optimizers[static_cast<size_t>(spec.optimizer)].lr *
+                  std::pow(spec.gamma, calls / spec.stepSize);
+      learningRates_[spec.optimizer] = lr;
+      for (Rank &rank : ranks_)
+        if (auto found = rank.optimizers.find(spec.optimizer); found != rank.optimizers.end())
+          found->second->setLr(lr);
+      if (spec.optimizer == code_.loopOptimizer || code_.loopOptimizer < 0)
+        result_.scheduler = spec;
       return {};
+    }
     }
     return {};
   }
@@ -1107,7 +1136,8 @@ Execution execute(const LoopCode &code, const ExecutionSetting &setting) {
 }
 
 Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
-                       const ClipUse &clipUse, const ExecutionSetting &setting) {
+                       const ClipUse &clipUse, const ExecutionSetting &setting,
+                       const std::optional<SchedulerSpec> &scheduler) {
   const runtime::Backend &backend = *setting.backend;
   Execution result;
   result.accumulationSteps = steps;
@@ -1143,6 +1173,8 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
     }
     result.windowTrace.push_back(std::move(after));
     ++result.steps;
+    if (scheduler)
+      update.setLr(optimizer.lr * std::pow(scheduler->gamma, result.steps / scheduler->stepSize));
   }
   result.microBatches = steps * setting.windows;
   return result;

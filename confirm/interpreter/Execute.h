@@ -9,6 +9,7 @@
 #include "runtime/LoopProgram.h"
 #include "runtime/kernels/Backend.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct Execution {
   bool averagedOverRanks = false; ///< an AVG all-reduce ran
   ClipUse clip;
   OptimizerSpec optimizer; ///< the loop's optimizer
+  /// The StepLR the loop stepped on its optimizer, if any.
+  std::optional<SchedulerSpec> scheduler;
   std::vector<Assumption> assumptions;
   std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
   int stepsSeen = 0;                ///< the value N had when the code read it (0: never known)
@@ -57,8 +60,10 @@ Execution execute(const LoopCode &code, const ExecutionSetting &setting);
 
 /// The large-batch reference: per window, one step of `optimizer` on the
 /// mean loss over the window's N x W micro-batches (the sum over ranks when
-/// `meanOverRanks` is false), clipped as `clip` says when it was used.
+/// `meanOverRanks` is false), clipped as `clip` says when it was used, and the
+/// scheduler stepped once per optimizer step.
 Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
-                       const ClipUse &clip, const ExecutionSetting &setting);
+                       const ClipUse &clip, const ExecutionSetting &setting,
+                       const std::optional<SchedulerSpec> &scheduler = std::nullopt);
 
 } // namespace gradlint::interp

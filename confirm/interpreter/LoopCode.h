@@ -83,6 +83,7 @@ struct Node {
   bool prefix = false;     ///< IncDec
   int function = -1;       ///< CallUser: index in LoopCode::functions
   int optimizer = -1;      ///< Optimizer / Read of an optimizer variable
+  int scheduler = -1;      ///< Api SchedulerStep: index in LoopCode::schedulers (-1: not a StepLR)
   ApiOp api = ApiOp::TensorOp;
   bool divides = false;          ///< ScaleGrad / TensorScale: divides (else multiplies)
   bool averages = false;         ///< AllReduce: ReduceOp::AVG
@@ -128,6 +129,15 @@ struct OptimizerSpec {
   std::vector<Assumption> defaulted;
 };
 
+/// torch::optim::StepLR(optimizer, step_size, gamma): every step_size calls
+/// of step() multiply the optimizer's learning rate by gamma.
+struct SchedulerSpec {
+  std::string name;
+  int optimizer = -1;
+  int stepSize = 1;
+  double gamma = 0.1;
+};
+
 struct Function {
   std::string name;
   std::vector<Place> parameters;
@@ -140,6 +150,7 @@ struct LoopCode {
   int entry = -1;            ///< the function run first
   bool stepFunction = false; ///< entry is called once per micro-batch
   std::vector<OptimizerSpec> optimizers;
+  std::vector<SchedulerSpec> schedulers;
   int loopOptimizer = -1; ///< the optimizer this training loop steps (-1: any)
   /// Initial values of fields and globals that have constant initialisers.
   std::vector<std::pair<Place, double>> sharedInitial;

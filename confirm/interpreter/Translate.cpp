@@ -819,7 +819,11 @@ private:
       node->role = Role::WorldSize;
       return node;
     }
-    case ApiKind::SchedulerStep: return api(ApiOp::SchedulerStep, call, info.object, name);
+    case ApiKind::SchedulerStep: {
+      NodePtr node = api(ApiOp::SchedulerStep, call, info.object, name);
+      node->scheduler = schedulerId(info.object);
+      return node;
+    }
     case ApiKind::LossFunction: return api(ApiOp::TensorOp, call, nullptr, name);
     case ApiKind::TensorDivide:
     case ApiKind::TensorMultiply: {
@@ -992,6 +996,51 @@ private:
     seen.insert(index);
     const Node *body = code_->functions[static_cast<size_t>(index)].body.get();
     return body && visit(*body);
+  }
+
+  // ---- schedulers
+
+  std::map<unsigned, int> schedulers_;
+
+  /// A StepLR whose construction the file shows, else -1 (its step() is skipped).
+  int schedulerId(const Expr *object) {
+    const ValueDecl *decl = object ? facts_.referencedDecl({object, nullptr}) : nullptr;
+    if (!decl)
+      return -1;
+    unsigned key = decl->getLocation().getRawEncoding();
+    if (auto found = schedulers_.find(key); found != schedulers_.end())
+      return found->second;
+    int id = -1;
+    for (const ValueOrigin &origin : facts_.originsOf(decl)) {
+      if (origin.kind != ValueOrigin::Init)
+        continue;
+      const Expr *value = stripImplicit(origin.value);
+      if (auto *newExpr = dyn_cast_or_null<CXXNewExpr>(value))
+        value = newExpr->getConstructExpr();
+      auto *construct = dyn_cast_or_null<CXXConstructExpr>(value);
+      if (!construct ||
+          !isOrDerivesFrom(construct->getConstructor()->getParent(), "torch::optim::StepLR") ||
+          construct->getNumArgs() < 2)
+        continue;
+      const ValueDecl *optimizer = facts_.referencedDecl({construct->getArg(0), nullptr});
+      std::optional<double> stepSize = constant(construct->getArg(1));
+      std::optional<double> gamma =
+          construct->getNumArgs() >= 3 && !isa<CXXDefaultArgExpr>(construct->getArg(2))
+              ? constant(construct->getArg(2))
+              : std::optional<double>(0.1);
+      if (!optimizer || !stepSize || !gamma || *stepSize < 1)
+        continue;
+      SchedulerSpec spec;
+      spec.name = decl->getNameAsString();
+      spec.optimizer = optimizerId(optimizer);
+      spec.stepSize = static_cast<int>(*stepSize);
+      spec.gamma = *gamma;
+      id = static_cast<int>(code_->schedulers.size());
+      code_->schedulers.push_back(spec);
+      break;
+    }
+    schedulers_[key] = id;
+    return id;
   }
 
   // ---- optimizers

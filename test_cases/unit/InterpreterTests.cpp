@@ -34,7 +34,7 @@ interp::Execution reference(const interp::Execution &run, bool mean = true) {
   setting.backend = &runtime::cpuBackend();
   setting.windows = 3;
   return interp::referenceRun(run.optimizer, run.accumulationSteps, run.worldSize, mean, run.clip,
-                              setting);
+                              setting, run.scheduler);
 }
 
 /// ||a|| / ||b|| of the first applied gradients.
@@ -401,4 +401,38 @@ void train(Net &g, Net &d, std::vector<torch::Tensor> &xs) {
   ASSERT_GE(a.loops().size(), 1u);
   interp::Execution r = run(a);
   EXPECT_NE(r.problem.find("two optimizers"), std::string::npos) << r.problem;
+}
+
+TEST(Interpreter, StepLRFollowsTheCodesCalls) {
+  // StepLR(step_size=1, gamma=0.5) stepped once per window matches the
+  // reference; stepped on every micro-batch it halves the rate N times too often.
+  const std::string perWindow = R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  torch::optim::StepLR schedule(opt, 1, 0.5);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    (net.forward(xs[i]).pow(2).mean() / 4).backward();
+    if ((i + 1) % 4 == 0) {
+      opt.step();
+      opt.zero_grad();
+      schedule.step();
+    }
+  }
+}
+)cpp";
+  GL_ANALYSE(a, perWindow);
+  interp::Execution r = run(a);
+  ASSERT_EQ(r.problem, "");
+  ASSERT_TRUE(r.scheduler.has_value());
+  EXPECT_EQ(r.scheduler->stepSize, 1);
+  EXPECT_DOUBLE_EQ(r.scheduler->gamma, 0.5);
+  EXPECT_LT(parameterError(r, reference(r)), 1e-6);
+  std::string everyMicroBatch = perWindow;
+  everyMicroBatch.replace(everyMicroBatch.find("      schedule.step();\n"), 23, "");
+  everyMicroBatch.replace(everyMicroBatch.find("    if ((i + 1)"), 0, "    schedule.step();\n");
+  GL_ANALYSE(b, everyMicroBatch);
+  interp::Execution fast = run(b);
+  ASSERT_EQ(fast.problem, "");
+  ASSERT_TRUE(fast.scheduler.has_value());
+  EXPECT_GT(parameterError(fast, reference(fast)), 1e-2);
 }
