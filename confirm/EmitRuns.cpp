@@ -1,5 +1,7 @@
 #include "confirm/EmitRuns.h"
 
+#include "confirm/interpreter/Execute.h"
+
 #include "runtime/LoopProgram.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +32,29 @@ LoopRun runLoopAsWritten(const LoweredLoop &lowered, int windows, const std::str
   } catch (const std::exception &error) {
     run.problem = error.what();
   }
+  return run;
+}
+
+LoopRun runCodeAsWritten(const interp::LoopCode &code, int windows, const std::string &file,
+                         unsigned line, const runtime::Backend &backend) {
+  LoopRun run;
+  run.file = file;
+  run.line = line;
+  run.windows = windows;
+  interp::ExecutionSetting setting; // the fixtures' setting: seed 7, MLP 8-16-4
+  setting.windows = windows;
+  setting.backend = &backend;
+  auto started = std::chrono::steady_clock::now();
+  interp::Execution execution = interp::execute(code, setting);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run.accumulationSteps = execution.accumulationSteps;
+  run.worldSize = execution.worldSize;
+  run.program = "the source, interpreted: " + std::to_string(execution.microBatches) +
+                " micro-batches, " + std::to_string(execution.steps) + " steps of " +
+                execution.optimizer.written;
+  run.problem = execution.problem;
+  if (run.problem.empty())
+    run.parameters = execution.windowTrace.back();
   return run;
 }
 

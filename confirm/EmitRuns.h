@@ -4,6 +4,7 @@
 #pragma once
 
 #include "confirm/Lowering.h"
+#include "confirm/interpreter/LoopCode.h"
 
 #include "runtime/kernels/Backend.h"
 
@@ -29,6 +30,11 @@ struct LoopRun {
 
 /// Runs the lowered loop on `backend` for `windows` windows.
 LoopRun runLoopAsWritten(const LoweredLoop &lowered, int windows, const std::string &file,
+                         unsigned line, const runtime::Backend &backend);
+
+/// Runs the loop's own code (confirm/interpreter) for `windows` windows: what
+/// --emit-runs reports, so that the fixtures hold the interpreter to LibTorch.
+LoopRun runCodeAsWritten(const interp::LoopCode &code, int windows, const std::string &file,
                          unsigned line, const runtime::Backend &backend);
 
 /// Every field of a run, as an isolated child sends it.

@@ -702,8 +702,15 @@ private:
         zeroGrads(allParams());
       return {};
     case ApiOp::ResetGrad:
-      if (object.kind == K::Grad || object.kind == K::Params)
-        zeroGrads(object.params);
+      if (object.kind != K::Grad && object.kind != K::Params)
+        return {};
+      if (node.op == "detach_")
+        return {}; // detaches, keeps the values
+      if (node.op == "fill_" &&
+          !(values.size() > 1 && values[1].isNumber() && values[1].number == 0))
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                     " fills a gradient with a value other than 0"};
+      zeroGrads(object.params);
       return {};
     case ApiOp::ScaleGrad: {
       if (object.kind == K::Tensor && node.children[0]->kind == NodeKind::Read) {

@@ -221,7 +221,7 @@ private:
         entry.firing.clear();
       entry.lowered = loweredFor(index);
       entry.loopIndex = index;
-      if (confirmHere || translateHere)
+      if (confirmHere || translateHere || entry.emitRun)
         entry.code = interp::translateLoop(loop, builder.facts());
       entry.location =
           resolve(context.getSourceManager(), loop.loc, job_.mainFile, job_.displayName, nullptr);
@@ -598,9 +598,11 @@ FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &cont
 void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
   for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops) {
     if (loop.emitRun && settings.emitRunsWindows > 0 && settings.emitRunsBackend)
-      analysis.loopRuns.push_back(runLoopAsWritten(loop.lowered, settings.emitRunsWindows,
-                                                   loop.location.file, loop.location.line,
-                                                   *settings.emitRunsBackend));
+      analysis.loopRuns.push_back(
+          loop.code ? runCodeAsWritten(*loop.code, settings.emitRunsWindows, loop.location.file,
+                                       loop.location.line, *settings.emitRunsBackend)
+                    : runLoopAsWritten(loop.lowered, settings.emitRunsWindows, loop.location.file,
+                                       loop.location.line, *settings.emitRunsBackend));
     if (!settings.confirmBackend)
       continue;
     std::vector<std::string> firing;
