@@ -56,14 +56,31 @@ constexpr int kOutOfMemoryExit = 4;
 
 void outOfMemoryHandler(void *, const char *, bool) { exitOutOfMemory(); }
 
-/// Limits this process's address space; an allocation that fails then ends
-/// the process with kOutOfMemoryExit (operator new, and LLVM's own mallocs).
+/// This process's address space now (VmSize), in bytes; 0 when unknown.
+uint64_t currentAddressSpace() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  if (!(statm >> pages))
+    return 0;
+  return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+/// Limits the address space this process may add to what it has now (the
+/// program, its libraries, the analysis stack, a CUDA context that --confirm
+/// created); an allocation that fails then ends the process with
+/// kOutOfMemoryExit (operator new, and LLVM's own mallocs).
 void limitAddressSpace(uint64_t mebibytes) {
   if (mebibytes == 0)
     return;
   std::set_new_handler([] { exitOutOfMemory(); });
   llvm::install_bad_alloc_error_handler(outOfMemoryHandler, nullptr);
-  rlim_t bytes = static_cast<rlim_t>(mebibytes) << 20;
+  uint64_t start = currentAddressSpace();
+  if (const char *trace = std::getenv("GRADLINT_TEST_TRACE_ADDRESS_SPACE"))
+    if (FILE *out = std::fopen(trace, "a")) {
+      std::fprintf(out, "%llu\n", static_cast<unsigned long long>(start >> 20));
+      std::fclose(out);
+    }
+  rlim_t bytes = static_cast<rlim_t>(start + (mebibytes << 20));
   struct rlimit limit;
   if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_max != RLIM_INFINITY &&
       limit.rlim_max < bytes)

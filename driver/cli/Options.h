@@ -38,7 +38,7 @@ struct Options {
   bool isolate = true; ///< analyse each file in a child process (--no-isolation: in-process)
   double timeoutSeconds = 300;    ///< --timeout=<s>: per file; 0 means none
   bool timeoutGiven = false;      ///< --timeout was on the command line
-  uint64_t memoryLimitMiB = 8192; ///< --memory-limit=<MiB>: per file (RLIMIT_AS); 0 means none
+  uint64_t memoryLimitMiB = 4096; ///< --memory-limit=<MiB>: per file (RLIMIT_AS); 0 means none
   bool memoryLimitGiven = false;  ///< --memory-limit was on the command line
   std::string cacheDir;           ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
   bool noCache = false;           ///< --no-cache
