@@ -39,7 +39,7 @@ const char *usageText() {
          "                      suppress nothing [gradlint-unused-suppression]\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
          "  --timeout=<s>       give up on a file whose analysis takes longer than\n"
-         "                      <s> seconds (an error for that file); default 300,\n"
+         "                      <s> seconds (an error for that file); default 600,\n"
          "                      0: no limit\n"
          "  --memory-limit=<MiB>  give up on a file whose analysis needs more than\n"
          "                      <MiB> MiB of address space (virtual memory, on top\n"

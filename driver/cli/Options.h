@@ -36,7 +36,7 @@ struct Options {
   std::string exportFixesFile;           ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
   bool isolate = true; ///< analyse each file in a child process (--no-isolation: in-process)
-  double timeoutSeconds = 300;    ///< --timeout=<s>: per file; 0 means none
+  double timeoutSeconds = 600;    ///< --timeout=<s>: per file; 0 means none
   bool timeoutGiven = false;      ///< --timeout was on the command line
   uint64_t memoryLimitMiB = 4096; ///< --memory-limit=<MiB>: per file (RLIMIT_AS); 0 means none
   bool memoryLimitGiven = false;  ///< --memory-limit was on the command line

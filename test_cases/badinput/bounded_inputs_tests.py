@@ -181,7 +181,7 @@ def test_usage(tmp, good):
     result, _ = run("--help")
     text = result.stdout.decode()
     check("--help documents the default time-out and memory limit",
-          "--memory-limit=<MiB>" in text and "default 300" in text and "default 4096" in text,
+          "--memory-limit=<MiB>" in text and "default 600" in text and "default 4096" in text,
           text)
     check("--help says the limits need isolation",
           "--timeout and --memory-limit cannot apply" in text, text)
