@@ -3,6 +3,7 @@
 #include "confirm/Confirm.h"
 #include "confirm/interpreter/Translate.h"
 #include "driver/analysis/ApiModelFileSystem.h"
+#include "driver/analysis/BoundedFile.h"
 #include "driver/analysis/ParseErrors.h"
 #include "driver/analysis/Prefilter.h"
 #include "driver/cache/PreambleCache.h"
@@ -476,15 +477,9 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
   if (unsavedContents) {
     buffer = llvm::MemoryBuffer::getMemBuffer(*unsavedContents, displayName);
   } else {
-    llvm::sys::fs::file_status status;
-    if (std::error_code ec = llvm::sys::fs::status(displayName, status))
-      return fail("cannot open file: " + ec.message());
-    if (llvm::sys::fs::is_directory(status))
-      return fail("is a directory, not a source file");
-    auto read = llvm::MemoryBuffer::getFile(displayName);
-    if (!read)
-      return fail("cannot read file: " + read.getError().message());
-    buffer = std::move(*read);
+    if (auto failure = readBoundedFile(displayName, kMaxSourceBytes, "a source file", buffer))
+      return fail(failure->problem.empty() ? "cannot open file: " + failure->io.message()
+                                           : failure->problem + "; not analysed");
   }
   llvm::StringRef contents = buffer->getBuffer();
   if (contents.empty())
@@ -576,13 +571,16 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
 
 bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
                            const AnalysisRequest &request) {
-  auto buffer = llvm::MemoryBuffer::getFile(displayName);
-  // Unreadable, empty or binary files go to the analysis, which says why.
-  if (!buffer || (*buffer)->getBuffer().empty() || (*buffer)->getBuffer().contains('\0'))
+  // Never blocks (a FIFO) nor reads without bound (/dev/zero): this runs in
+  // the main process, before isolation and --timeout.
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  // Unreadable, special, huge, empty or binary files go to the analysis, which says why.
+  if (readBoundedFile(displayName, kMaxSourceBytes, "a source file", buffer) ||
+      buffer->getBuffer().empty() || buffer->getBuffer().contains('\0'))
     return false;
   std::string absolute = CompilationSetup::absolutePath(displayName);
   FileCommand command = setup.commandFor(absolute);
-  return prefilterSkips(absolute, (*buffer)->getBuffer(), command, setup, request);
+  return prefilterSkips(absolute, buffer->getBuffer(), command, setup, request);
 }
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,

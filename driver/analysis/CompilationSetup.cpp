@@ -1,4 +1,5 @@
 #include "driver/analysis/CompilationSetup.h"
+#include "driver/analysis/BoundedFile.h"
 #include "driver/analysis/Prefilter.h"
 #include "driver/cache/PreambleCache.h"
 
@@ -8,6 +9,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +35,19 @@ bool isHeaderPath(llvm::StringRef file) {
   llvm::StringRef extension = llvm::sys::path::extension(file);
   return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".H"}, extension);
 }
+
+/// One line, no trailing space.
+std::string oneLine(std::string error) {
+  for (char &c : error)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  while (!error.empty() && error.back() == ' ')
+    error.pop_back();
+  return error;
+}
+
+/// The files Clang reads as a compilation database in a directory.
+const char *const kDatabaseNames[] = {"compile_commands.json", "compile_flags.txt"};
 
 } // namespace
 
@@ -60,41 +75,48 @@ std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
   if (!options.noPrefilter)
     out->prefilter_ = std::make_unique<Prefilter>();
   if (!options.buildPath.empty()) {
-    // Clang's parser is a YAML parser that prints its complaints about a
-    // broken file itself; a file that is not JSON is reported here instead.
     llvm::SmallString<256> jsonPath(options.buildPath);
     llvm::sys::path::append(jsonPath, "compile_commands.json");
-    if (llvm::sys::fs::is_regular_file(jsonPath)) {
-      auto text = llvm::MemoryBuffer::getFile(jsonPath);
-      if (!text)
-        return "cannot read compile_commands.json: " + text.getError().message();
+    std::unique_ptr<clang::tooling::CompilationDatabase> database;
+    if (llvm::sys::fs::exists(jsonPath)) {
+      // Read once, bounded: never blocking on a FIFO nor reading /dev/zero.
+      std::unique_ptr<llvm::MemoryBuffer> text;
+      if (auto failure =
+              readBoundedFile(std::string(jsonPath), kMaxDatabaseBytes, "a compilation database",
+                              text, /*requiresNullTerminator=*/false))
+        return failure->problem.empty()
+                   ? "cannot read compile_commands.json: " + failure->io.message()
+                   : "compile_commands.json is " + failure->problem + "; not read";
+      // Clang's parser is a YAML parser that prints its complaints about a
+      // broken file itself; a file that is not JSON is reported here instead.
       try {
         nlohmann::json parsed =
-            nlohmann::json::parse((*text)->getBuffer().begin(), (*text)->getBuffer().end());
+            nlohmann::json::parse(text->getBuffer().begin(), text->getBuffer().end());
         (void)parsed;
       } catch (const nlohmann::json::parse_error &error) {
         return "cannot load compile_commands.json: it is not valid JSON (at byte " +
                std::to_string(error.byte) + ")";
       }
-    }
-    std::string error;
-    std::unique_ptr<clang::tooling::CompilationDatabase> database =
-        clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
-    if (!database) {
-      // Clang lists every database kind it tried; when compile_commands.json
-      // is there, only the JSON parser's complaint matters.
-      llvm::SmallString<256> json(options.buildPath);
-      llvm::sys::path::append(json, "compile_commands.json");
-      size_t jsonError = error.find("json-compilation-database: ");
-      if (llvm::sys::fs::exists(json) && jsonError != std::string::npos)
-        error = error.substr(jsonError + std::strlen("json-compilation-database: "));
-      // One line, no trailing space.
-      for (char &c : error)
-        if (c == '\n' || c == '\r')
-          c = ' ';
-      while (!error.empty() && error.back() == ' ')
-        error.pop_back();
-      return "cannot load compile_commands.json: " + error;
+      std::string error;
+      std::unique_ptr<clang::tooling::JSONCompilationDatabase> json =
+          clang::tooling::JSONCompilationDatabase::loadFromBuffer(
+              text->getBuffer(), error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (!json)
+        return "cannot load compile_commands.json: " + oneLine(error);
+      // What Clang's loadFromDirectory does with the file it read.
+      database = clang::tooling::inferTargetAndDriverMode(
+          clang::tooling::inferMissingCompileCommands(clang::tooling::expandResponseFiles(
+              std::move(json), llvm::vfs::getRealFileSystem())));
+    } else {
+      llvm::SmallString<256> flagsPath(options.buildPath);
+      llvm::sys::path::append(flagsPath, "compile_flags.txt");
+      if (auto failure =
+              checkBoundedFile(std::string(flagsPath), kMaxDatabaseBytes, "compile_flags.txt"))
+        return "compile_flags.txt is " + failure->problem + "; not read";
+      std::string error;
+      database = clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
+      if (!database)
+        return "cannot load compile_commands.json: " + oneLine(error);
     }
     out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
   } else if (options.haveCompilerArgs) {
@@ -114,8 +136,10 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
     auto found = detected_.find(dir);
     if (found == detected_.end()) {
       std::string error;
-      std::unique_ptr<clang::tooling::CompilationDatabase> db =
-          clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, error);
+      std::unique_ptr<clang::tooling::CompilationDatabase> db;
+      // Clang would open a FIFO or read /dev/zero there; databaseProblem reports it.
+      if (!databaseProblemLocked(dir))
+        db = clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, error);
       if (db)
         db = clang::tooling::inferMissingCompileCommands(std::move(db));
       found = detected_
@@ -134,6 +158,43 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
   }
   directory = std::string(llvm::sys::path::parent_path(file));
   return defaultCommand(file);
+}
+
+std::optional<std::pair<std::string, std::string>>
+CompilationSetup::databaseProblemLocked(const std::string &dir) {
+  auto known = databaseProblems_.find(dir);
+  if (known != databaseProblems_.end())
+    return known->second;
+  std::optional<std::pair<std::string, std::string>> problem;
+  // As Clang's autoDetectFromDirectory searches: upwards, the nearest database wins.
+  bool found = false;
+  for (std::string current = dir; !current.empty() && !found && !problem;) {
+    for (const char *name : kDatabaseNames) {
+      llvm::SmallString<256> candidate(current);
+      llvm::sys::path::append(candidate, name);
+      if (!llvm::sys::fs::exists(candidate))
+        continue;
+      if (auto failure =
+              checkBoundedFile(std::string(candidate), kMaxDatabaseBytes, "a compilation database"))
+        problem = {std::string(candidate), failure->problem + "; not read"};
+      found = true;
+      break;
+    }
+    std::string parent(llvm::sys::path::parent_path(current));
+    if (parent == current)
+      break;
+    current = parent;
+  }
+  databaseProblems_[dir] = problem;
+  return problem;
+}
+
+std::optional<std::pair<std::string, std::string>>
+CompilationSetup::databaseProblem(const std::string &file) {
+  if (fixedDatabase_)
+    return std::nullopt;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return databaseProblemLocked(std::string(llvm::sys::path::parent_path(file)));
 }
 
 void CompilationSetup::presetCommand(const std::string &file, FileCommand command) {

@@ -49,6 +49,14 @@ public:
   /// re-reading a possibly huge compile_commands.json.
   void presetCommand(const std::string &file, FileCommand command);
 
+  /// Without -p or "--": when the compilation database Clang would find
+  /// above `file` (absolute) is no regular file or is too large, "<path>:
+  /// <problem>"; such a database is not read and the file gets the default
+  /// command. Thread-safe.
+  std::optional<std::pair<std::string, std::string>> databaseProblem(const std::string &file);
+
+  /// (The pair: the database's path and its problem.)
+
   /// The file's absolute path with dots removed, as commandFor expects it.
   static std::string absolutePath(const std::string &file);
 
@@ -62,6 +70,8 @@ public:
 
 private:
   std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory);
+  /// mutex_ held
+  std::optional<std::pair<std::string, std::string>> databaseProblemLocked(const std::string &dir);
 
   std::unique_ptr<clang::tooling::CompilationDatabase> fixedDatabase_;
   std::unique_ptr<PreambleCache> preambleCache_;
@@ -70,6 +80,8 @@ private:
   std::map<std::string, FileCommand> preset_;
   /// Auto-detected databases, by the directory they were searched from.
   std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
+  /// databaseProblemLocked's answers, by directory.
+  std::map<std::string, std::optional<std::pair<std::string, std::string>>> databaseProblems_;
 };
 
 /// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.

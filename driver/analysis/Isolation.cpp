@@ -2,6 +2,7 @@
 
 #include "driver/analysis/AnalysisJson.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/thread.h"
 
@@ -13,10 +14,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <iterator>
+#include <new>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -39,6 +44,65 @@ constexpr int kChildResultFd = 3;
 /// need more than the 8 MiB a thread gets by default. Only touched pages cost
 /// memory. Deeper still, the child crashes and the file gets an error.
 constexpr unsigned kAnalysisStackBytes = 512u << 20;
+/// The child's exit status when an allocation failed under --memory-limit.
+constexpr int kOutOfMemoryExit = 4;
+
+[[noreturn]] void exitOutOfMemory() {
+  static const char message[] = "gradlint: out of memory under --memory-limit\n";
+  ssize_t ignored = ::write(2, message, sizeof message - 1);
+  (void)ignored;
+  _exit(kOutOfMemoryExit);
+}
+
+void outOfMemoryHandler(void *, const char *, bool) { exitOutOfMemory(); }
+
+/// This process's address space now (VmSize), in bytes; 0 when unknown.
+uint64_t currentAddressSpace() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  if (!(statm >> pages))
+    return 0;
+  return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+/// Limits the address space this process may add to what it has now (the
+/// program, its libraries, the analysis stack, a CUDA context that --confirm
+/// created); an allocation that fails then ends the process with
+/// kOutOfMemoryExit (operator new, and LLVM's own mallocs).
+void limitAddressSpace(uint64_t mebibytes) {
+  if (mebibytes == 0)
+    return;
+  std::set_new_handler([] { exitOutOfMemory(); });
+  llvm::install_bad_alloc_error_handler(outOfMemoryHandler, nullptr);
+  uint64_t start = currentAddressSpace();
+  if (const char *trace = std::getenv("GRADLINT_TEST_TRACE_ADDRESS_SPACE"))
+    if (FILE *out = std::fopen(trace, "a")) {
+      std::fprintf(out, "%llu\n", static_cast<unsigned long long>(start >> 20));
+      std::fclose(out);
+    }
+  rlim_t bytes = static_cast<rlim_t>(start + (mebibytes << 20));
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_max != RLIM_INFINITY &&
+      limit.rlim_max < bytes)
+    bytes = limit.rlim_max; // cannot raise the hard limit
+  limit.rlim_cur = bytes;
+  setrlimit(RLIMIT_AS, &limit);
+}
+
+/// Whether a failed child's log says that memory ran out.
+bool logSaysOutOfMemory(const std::string &path) {
+  if (path.empty())
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
+  text.resize(1 << 16);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  for (const char *sign : {"out of memory", "Cannot allocate memory", "bad_alloc"})
+    if (text.find(sign) != std::string::npos)
+      return true;
+  return false;
+}
 
 bool startsWith(const char *text, const char *prefix) {
   return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
@@ -207,20 +271,26 @@ private:
   bool kept_ = false;
 };
 
-int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse) {
+int serveChild(const ChildRequest &child, uint64_t memoryLimitMiB,
+               const std::function<FileAnalysis()> &analyse) {
   // Die with the parent (a killed gradlint leaves no analyses running).
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (child.parentPid && getppid() != child.parentPid)
     _exit(3);
   crashForTestIfAsked(child.file);
-  FileAnalysis analysis = analyseOnLargeStack(analyse);
+  FileAnalysis analysis = analyseOnLargeStack([&] {
+    // Once the large stack exists: the limit bounds what the analysis adds.
+    limitAddressSpace(memoryLimitMiB);
+    return analyse();
+  });
   bool written = writeAll(child.resultFd, encodeAnalysis(analysis));
   // Skip static destructors: the parent waits for this exit.
   _exit(written ? 0 : 3);
 }
 
 Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings)
-    : enabled_(settings.enabled), timeoutSeconds_(settings.timeoutSeconds) {
+    : enabled_(settings.enabled), timeoutSeconds_(settings.timeoutSeconds),
+      memoryLimitMiB_(settings.memoryLimitMiB) {
   executable_ = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&signalName));
   for (int i = 1; i < argc; ++i)
     arguments_.push_back(argv[i]);
@@ -342,8 +412,15 @@ FileAnalysis Isolator::analyse(const std::string &file,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timedOut)
-    return failed(file,
-                  "analysis timed out after " + formatSeconds(timeoutSeconds_) + " s" + log.keep());
+    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) +
+                            " s (--timeout; 0 for no limit)" + log.keep());
+  bool exitedOutOfMemory = WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryExit;
+  if (memoryLimitMiB_ > 0 &&
+      (exitedOutOfMemory || ((WIFSIGNALED(status) || WIFEXITED(status)) && status != 0 &&
+                             logSaysOutOfMemory(log.path.str().str()))))
+    return failed(file, "analysis exceeded the memory limit of " + std::to_string(memoryLimitMiB_) +
+                            " MiB (--memory-limit; 0 for no limit)" +
+                            (exitedOutOfMemory ? std::string() : log.keep()));
   if (WIFSIGNALED(status))
     return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
                             "); the other files were analysed" + log.keep());

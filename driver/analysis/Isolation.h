@@ -5,6 +5,7 @@
 
 #include "driver/analysis/Analyzer.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,13 +29,18 @@ ChildRequest takeChildRequest(std::vector<const char *> &args);
 FileAnalysis analyseOnLargeStack(const std::function<FileAnalysis()> &analyse);
 
 /// Child side: runs `analyse` (on a thread with a large stack) and writes its
-/// result to the parent. Returns the process's exit status.
-int serveChild(const ChildRequest &child, const std::function<FileAnalysis()> &analyse);
+/// result to the parent. With `memoryLimitMiB` (0: none), the process's
+/// address space (RLIMIT_AS) is limited to that while it analyses; running
+/// out of memory exits with a status the parent reports as the limit.
+/// Returns the process's exit status.
+int serveChild(const ChildRequest &child, uint64_t memoryLimitMiB,
+               const std::function<FileAnalysis()> &analyse);
 
 /// How the parent runs the analyses.
 struct IsolationSettings {
-  bool enabled = true;       ///< false: in this process (--no-isolation)
-  double timeoutSeconds = 0; ///< per file (--timeout); 0 means none
+  bool enabled = true;         ///< false: in this process (--no-isolation)
+  double timeoutSeconds = 0;   ///< per file (--timeout); 0 means none
+  uint64_t memoryLimitMiB = 0; ///< per file (--memory-limit), for the error message; 0: none
 };
 
 /// Parent side: analyses files in children, or in-process with --no-isolation.
@@ -53,6 +59,7 @@ private:
   std::vector<std::string> arguments_; ///< argv[1..]
   bool enabled_;
   double timeoutSeconds_;
+  uint64_t memoryLimitMiB_;
 };
 
 } // namespace gradlint

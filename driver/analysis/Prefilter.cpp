@@ -1,4 +1,5 @@
 #include "driver/analysis/Prefilter.h"
+#include "driver/analysis/BoundedFile.h"
 #include "model/UserCode.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -213,10 +214,12 @@ const ScannedFile *Prefilter::scanHeader(const std::string &path) {
       return found->second.get();
   }
   std::unique_ptr<ScannedFile> scanned;
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (buffer)
-    scanned = std::make_unique<ScannedFile>(scanSource((*buffer)->getBuffer()));
+  // A header that is no regular file, or a huge one, counts as "may": the
+  // isolated analysis (under its time and memory limits) deals with it.
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (!readBoundedFile(path, kMaxSourceBytes, "a header", buffer,
+                       /*requiresNullTerminator=*/false))
+    scanned = std::make_unique<ScannedFile>(scanSource(buffer->getBuffer()));
   std::lock_guard<std::mutex> lock(mutex_);
   auto &slot = headers_[path];
   if (!slot && scanned)

@@ -39,9 +39,15 @@ const char *usageText() {
          "                      suppress nothing [gradlint-unused-suppression]\n"
          "  -j <n>              analyse <n> translation units in parallel\n"
          "  --timeout=<s>       give up on a file whose analysis takes longer than\n"
-         "                      <s> seconds (an error for that file); default: none\n"
+         "                      <s> seconds (an error for that file); default 600,\n"
+         "                      0: no limit\n"
+         "  --memory-limit=<MiB>  give up on a file whose analysis needs more than\n"
+         "                      <MiB> MiB of address space (virtual memory, on top\n"
+         "                      of its child process's own; RLIMIT_AS; an error for\n"
+         "                      that file); default 4096, 0: no limit\n"
          "  --no-isolation      analyse in this process, not one child process per\n"
-         "                      file (for debugging; a crash then ends the run)\n"
+         "                      file (for debugging; a crash then ends the run, and\n"
+         "                      --timeout and --memory-limit cannot apply)\n"
          "  --cache-dir=<dir>   keep precompiled headers of the files' #include lines\n"
          "                      in <dir> (default $XDG_CACHE_HOME/gradlint or\n"
          "                      ~/.cache/gradlint)\n"
@@ -71,6 +77,11 @@ const char *usageText() {
          "Without -p or --, a compile_commands.json above each file is used when\n"
          "there is one. When <torch/torch.h> is not on the include path, the bundled\n"
          "LibTorch API model is used.\n"
+         "\n"
+         "Inputs: only regular files are read. A source file over 64 MiB, a\n"
+         ".gradlint.yaml over 16 MiB or a compile_commands.json over 512 MiB, or\n"
+         "a FIFO, device, socket or directory in their place, is an error for that\n"
+         "file; the other files are analysed.\n"
          "\n"
          "exit status: 0 no findings, 1 findings, 2 errors\n";
 }
@@ -169,10 +180,22 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
     } else if (takeValue(arg, "--timeout", i, argc, argv, value, error)) {
       char *end = nullptr;
       double seconds = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end || !(seconds > 0) || seconds > 1e6)
-        error = "invalid timeout '" + value + "' (expected seconds, e.g. --timeout=60)";
+      if (value.empty() || *end || !(seconds >= 0) || seconds > 1e6)
+        error =
+            "invalid timeout '" + value + "' (expected seconds, e.g. --timeout=60; 0 for no limit)";
       else
         options.timeoutSeconds = seconds;
+      options.timeoutGiven = true;
+    } else if (takeValue(arg, "--memory-limit", i, argc, argv, value, error)) {
+      char *end = nullptr;
+      unsigned long long mebibytes = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end || !std::isdigit(static_cast<unsigned char>(value[0])) ||
+          mebibytes > (1ull << 30))
+        error = "invalid memory limit '" + value +
+                "' (expected MiB, e.g. --memory-limit=8192; 0 for no limit)";
+      else
+        options.memoryLimitMiB = mebibytes;
+      options.memoryLimitGiven = true;
     } else if (arg == "--confirm") {
       options.confirm = true;
     } else if (takeValue(arg, "--diff", i, argc, argv, value, error)) {
@@ -249,8 +272,11 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
   }
   if (options.jobs == 0)
     options.jobs = 1;
-  if (!error && !options.isolate && options.timeoutSeconds > 0)
+  // The defaults apply to isolated children only; given explicitly, they need isolation.
+  if (!error && !options.isolate && options.timeoutGiven && options.timeoutSeconds > 0)
     error = "--timeout needs isolation; it cannot be used with --no-isolation";
+  if (!error && !options.isolate && options.memoryLimitGiven && options.memoryLimitMiB > 0)
+    error = "--memory-limit needs isolation; it cannot be used with --no-isolation";
   return error;
 }
 

@@ -35,10 +35,13 @@ struct Options {
   bool unsafeFixes = false;              ///< --unsafe-fixes: include unsafe fixes
   std::string exportFixesFile;           ///< --export-fixes=<file.yaml>
   unsigned jobs = 1;
-  bool isolate = true;       ///< analyse each file in a child process (--no-isolation: in-process)
-  double timeoutSeconds = 0; ///< --timeout=<s>: per file; 0 means none
-  std::string cacheDir;      ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
-  bool noCache = false;      ///< --no-cache
+  bool isolate = true; ///< analyse each file in a child process (--no-isolation: in-process)
+  double timeoutSeconds = 600;    ///< --timeout=<s>: per file; 0 means none
+  bool timeoutGiven = false;      ///< --timeout was on the command line
+  uint64_t memoryLimitMiB = 4096; ///< --memory-limit=<MiB>: per file (RLIMIT_AS); 0 means none
+  bool memoryLimitGiven = false;  ///< --memory-limit was on the command line
+  std::string cacheDir;           ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
+  bool noCache = false;           ///< --no-cache
   uint64_t cacheMaxBytes = 8ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
   bool noPrefilter = false; ///< --no-prefilter: parse every file, even without a training loop
   bool verbose = false;     ///< --verbose: notes on skipped files and the cache

@@ -2,6 +2,7 @@
 #include "checks/Check.h"
 #include "confirm/Plot.h"
 #include "driver/analysis/Analyzer.h"
+#include "driver/analysis/BoundedFile.h"
 #include "driver/analysis/CompilationSetup.h"
 #include "driver/analysis/Isolation.h"
 #include "driver/cache/PreambleCache.h"
@@ -206,14 +207,27 @@ int main(int argc, char **argv) {
   if (options.files.empty())
     return usageError("no input files (see --help)");
 
+  // Every input is bounded before anything reads it: a source that is a FIFO,
+  // a device, a socket or a directory, or larger than the cap, is an error
+  // for that file alone. (This process must never block in open() nor read
+  // without end: no --timeout or --memory-limit protects it.)
+  RunResult result;
+  std::vector<bool> rejected(options.files.size(), false);
+  for (size_t i = 0; i < options.files.size(); ++i)
+    if (auto failure = checkBoundedFile(options.files[i], kMaxSourceBytes, "a source file")) {
+      rejected[i] = true;
+      result.errors.push_back({options.files[i], failure->problem + "; not analysed"});
+    }
+
   // Each file's configuration; a file whose configuration is broken is not
   // analysed, and the broken file is reported once.
-  RunResult result;
   std::vector<FileConfig> fileConfigs(options.files.size());
   std::vector<bool> configured(options.files.size(), false);
   {
     std::set<std::string> reported;
     for (size_t i = 0; i < options.files.size(); ++i) {
+      if (rejected[i])
+        continue;
       std::optional<FileError> error = configs.configFor(options.files[i], fileConfigs[i]);
       configured[i] = !error;
       if (error && reported.insert(error->where() + error->message).second)
@@ -270,6 +284,22 @@ int main(int argc, char **argv) {
     CompilationSetup::create(setupOptions, setup);
   }
 
+  // A compilation database found above a file (no -p) that is no regular file
+  // or too large: not read, and the files below it are not analysed.
+  if (!child.active) {
+    std::set<std::string> reported;
+    for (size_t i = 0; i < options.files.size(); ++i) {
+      if (!configured[i])
+        continue;
+      auto problem = setup->databaseProblem(CompilationSetup::absolutePath(options.files[i]));
+      if (!problem)
+        continue;
+      configured[i] = false;
+      if (reported.insert(problem->first).second)
+        result.errors.push_back({problem->first, problem->second});
+    }
+  }
+
   if (child.active && !child.command.empty()) {
     std::optional<FileCommand> command = decodeCommand(child.command);
     if (!command)
@@ -277,7 +307,7 @@ int main(int argc, char **argv) {
     setup->presetCommand(CompilationSetup::absolutePath(options.files[0]), std::move(*command));
   }
   if (child.active)
-    return serveChild(child, [&] {
+    return serveChild(child, options.memoryLimitMiB, [&] {
       // Confirmation runs after the analysis, in the same (isolated) process.
       FileAnalysis analysis = analyseFile(options.files[0], *setup, fileConfigs[0], request);
       runLoweredLoops(analysis, loopRuns);
@@ -285,7 +315,7 @@ int main(int argc, char **argv) {
         analysis.childCacheUse = cacheUseOf(*cache);
       return analysis;
     });
-  Isolator isolator(argc, argv, {options.isolate, options.timeoutSeconds});
+  Isolator isolator(argc, argv, {options.isolate, options.timeoutSeconds, options.memoryLimitMiB});
 
   std::vector<FileAnalysis> analyses(options.files.size());
   std::atomic<size_t> next{0};

@@ -1,5 +1,6 @@
 #include "driver/config/Config.h"
 
+#include "driver/analysis/BoundedFile.h"
 #include "driver/config/CheckSelection.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -265,13 +266,14 @@ std::optional<FileError> ConfigResolver::load(const std::string &path, const Con
     failed_[path] = error;
     return error;
   };
-  if (llvm::sys::fs::is_directory(path))
-    return remember({path, "is a directory, not a configuration file"});
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return remember({path, "cannot read configuration file: " + buffer.getError().message()});
+  // Only a regular file, never blocking in open() (a FIFO) nor reading without bound.
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (auto failure = readBoundedFile(path, kMaxConfigBytes, "a configuration file", buffer))
+    return remember({path, failure->problem.empty()
+                               ? "cannot read configuration file: " + failure->io.message()
+                               : failure->problem + "; not read"});
   auto config = std::make_unique<ConfigFile>();
-  if (auto error = parseConfig(path, (*buffer)->getBuffer().str(), registeredChecks_, *config))
+  if (auto error = parseConfig(path, buffer->getBuffer().str(), registeredChecks_, *config))
     return remember(*error);
   out = config.get();
   parsed_[path] = std::move(config);

@@ -1,4 +1,5 @@
 #include "driver/config/Suppressions.h"
+#include "driver/analysis/BoundedFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -246,9 +247,10 @@ SuppressionFile &SuppressionIndex::load(const std::string &givenPath,
     file->readable = true;
     file->text = std::move(*contents);
     file->parse();
-  } else if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
+  } else if (std::unique_ptr<llvm::MemoryBuffer> buffer;
+             !readBoundedFile(path, kMaxSourceBytes, "a source file", buffer)) {
     file->readable = true;
-    file->text = (*buffer)->getBuffer().str();
+    file->text = buffer->getBuffer().str();
     file->parse();
   }
   order_.push_back(path);

@@ -1,5 +1,6 @@
 #include "driver/fix/FixApplier.h"
 
+#include "driver/analysis/BoundedFile.h"
 #include "driver/fix/AtomicWrite.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -33,13 +34,13 @@ bool overlaps(const TextEdit &a, const TextEdit &b) {
 }
 
 std::optional<std::string> readFile(const std::string &path, std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = "cannot read the file to fix: " + buffer.getError().message();
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (auto failure = readBoundedFile(path, kMaxSourceBytes, "a source file", buffer,
+                                     /*requiresNullTerminator=*/false)) {
+    error = failure->describe("cannot read the file to fix: ");
     return std::nullopt;
   }
-  return (*buffer)->getBuffer().str();
+  return buffer->getBuffer().str();
 }
 
 std::string absolutePath(const std::string &path);

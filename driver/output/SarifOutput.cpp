@@ -4,6 +4,7 @@
 #include "driver/output/Output.h"
 
 #include "checks/Check.h"
+#include "driver/analysis/BoundedFile.h"
 #include "driver/config/Rules.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -229,8 +230,9 @@ public:
     auto found = files_.find(file);
     if (found == files_.end()) {
       std::vector<std::string> lines;
-      if (auto buffer = llvm::MemoryBuffer::getFile(file)) {
-        llvm::StringRef text = (*buffer)->getBuffer();
+      if (std::unique_ptr<llvm::MemoryBuffer> buffer;
+          !readBoundedFile(file, kMaxSourceBytes, "a source file", buffer)) {
+        llvm::StringRef text = buffer->getBuffer();
         size_t start = 0;
         while (start <= text.size()) {
           size_t end = text.find('\n', start);

@@ -267,7 +267,7 @@ def test_configuration(tmp, good):
     errors = error_lines(result)
     check("unknown check in --checks: exit 2 and one error naming it",
           result.returncode == 2 and len(errors) == 1 and "accum-no-such-check" in errors[0], errors)
-    for args in (["--timeout=soon"], ["--timeout=0"], ["--timeout=5", "--no-isolation"]):
+    for args in (["--timeout=soon"], ["--timeout=-1"], ["--timeout=5", "--no-isolation"]):
         result, _ = run(*args, good)
         errors = error_lines(result)
         check(f"{' '.join(args)}: a usage error", result.returncode == 2 and len(errors) == 1,
