@@ -56,6 +56,15 @@ std::optional<FindingFix> divisionFix(const TrainingLoop &loop, const TrainingEv
                                           var->getLocation(), call->getBeginLoc()))
           return std::nullopt;
     stepsText = fixits::operandText(steps.expr, ast);
+    // at::Scalar has no constructor for size_t or long long: `loss / v.size()`
+    // is ambiguous with the real headers.
+    clang::QualType type =
+        steps.expr->IgnoreParenImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+    bool scalarAmbiguous = (type->isUnsignedIntegerType() && !type->isBooleanType() &&
+                            !type->isSpecificBuiltinType(clang::BuiltinType::UChar)) ||
+                           type->isSpecificBuiltinType(clang::BuiltinType::LongLong);
+    if (stepsText && scalarAmbiguous)
+      stepsText = "static_cast<double>(" + *stepsText + ")";
   } else if (steps.constant) {
     stepsText = std::to_string(*steps.constant);
   }

@@ -430,6 +430,11 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     if (gradient.relativeError > kDeviates && adaptive(written.optimizer))
       why = written.optimizer.type + " normalises the gradient's scale: the " + what +
             ", yet its update matches the large-batch update";
+    else if (written.clip.used && written.clip.bound)
+      why = "the clip limit " + format("%g", written.clip.limit) +
+            " binds only on the window's complete sum (largest norm " +
+            format("%.3g", written.clip.largestNorm) +
+            "), where clipping each micro-batch equals clipping once before step()";
     else if (written.clip.used && !written.clip.bound)
       why = "the clip limit " + format("%g", written.clip.limit) +
             " never binds on the stand-in's gradients (largest " +

@@ -1,6 +1,3 @@
-// gradlint --confirm: Adam normalises the gradient's scale, so the double
-// division by the world size changes the gradient (0.5x) but not the updates.
-// CONFIRM-VERDICT: accum-double-world-size-scaling not-confirmed: normalises the gradient's scale
 // Data-parallel linear regression over Gloo with gradient accumulation --
 // two distributed mistakes (seed 000).
 //
@@ -105,3 +102,7 @@ int main(int argc, char** argv) {
   pg->barrier()->wait();
   return 0;
 }
+
+// gradlint --confirm: Adam normalises the gradient's scale, so the double
+// division by the world size changes the gradient (0.5x) but not the updates.
+// CONFIRM-VERDICT: accum-double-world-size-scaling not-confirmed: normalises the gradient's scale

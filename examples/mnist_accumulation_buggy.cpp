@@ -1,9 +1,3 @@
-// CONFIRM-VERDICT: accum-missing-loss-division confirmed: clip limit 1 binds
-// CONFIRM-FIGURE: accum-missing-loss-division grad_norm_ratio > 2
-// gradlint --confirm: the clip limit 1.0 binds only on the N-times-too-large
-// gradient of the missing division; with that fixed, clipping each
-// micro-batch changes nothing on the runtime's stand-in gradients.
-// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds
 // MNIST-style MLP trained with gradient accumulation -- three classic mistakes.
 //
 // The program wants an effective batch of 32 x 4 = 128 images on a device
@@ -105,3 +99,10 @@ int main() {
   }
   return 0;
 }
+
+// CONFIRM-VERDICT: accum-missing-loss-division confirmed: clip limit 1 binds
+// CONFIRM-FIGURE: accum-missing-loss-division grad_norm_ratio > 2
+// gradlint --confirm: the clip limit 1.0 binds only on the N-times-too-large
+// gradient of the missing division; with that fixed, clipping each
+// micro-batch changes nothing on the runtime's stand-in gradients.
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds

@@ -1,6 +1,3 @@
-// gradlint --confirm: AdamW normalises the gradient's scale, so the missing
-// division changes the gradient (Nx) but not the updates.
-// CONFIRM-VERDICT: accum-missing-loss-division not-confirmed: normalises the gradient's scale
 // A small Trainer class whose train_step() is called once per micro-batch by
 // the caller's loop; the accumulation window lives in the persistent counter
 // micro_step_, and step() runs when it reaches accum_steps_.
@@ -91,3 +88,7 @@ int main() {
   }
   return 0;
 }
+
+// gradlint --confirm: AdamW normalises the gradient's scale, so the missing
+// division changes the gradient (Nx) but not the updates.
+// CONFIRM-VERDICT: accum-missing-loss-division not-confirmed: normalises the gradient's scale

@@ -153,7 +153,9 @@ public:
       result_.optimizer = code.optimizers.front();
     for (const Assumption &option : result_.optimizer.defaulted)
       assume(result_.optimizer.name + "." + option.name, option.value,
-             option.why + "; LibTorch's default");
+             option.why + (result_.optimizer.type == "SGD" && option.name == "lr"
+                               ? "; SGDOptions has no default, this is gradlint's"
+                               : "; LibTorch's default"));
   }
 
   Execution run() {
@@ -167,7 +169,7 @@ public:
       if (code_.stepFunction)
         runStepFunction();
       else
-        call(code_.entry, {}, 0);
+        call(code_.entry, entryArguments(), 0);
     } catch (const Stop &) {
     } catch (const Refuse &refusal) {
       result_.problem = refusal.reason;
@@ -936,6 +938,15 @@ private:
     Value result = std::move(returned_);
     returned_ = Value{};
     return result;
+  }
+
+  /// The entry's parameters that every call in the file gives the same constant.
+  std::vector<Value> entryArguments() const {
+    std::vector<Value> args;
+    for (const std::optional<double> &constant :
+         code_.functions[static_cast<size_t>(code_.entry)].parameterConstants)
+      args.push_back(constant ? Value::of(*constant) : Value{});
+    return args;
   }
 
   /// A step function runs once per micro-batch: integer parameters get the

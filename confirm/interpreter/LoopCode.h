@@ -142,6 +142,8 @@ struct Function {
   std::string name;
   std::vector<Place> parameters;
   std::vector<bool> integerParameters;
+  /// The constant every call in the file passes (entry functions read it).
+  std::vector<std::optional<double>> parameterConstants;
   std::unique_ptr<Node> body;
 };
 

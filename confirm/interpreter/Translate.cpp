@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
@@ -125,6 +126,40 @@ std::string formatValue(double value) {
   std::snprintf(buffer, sizeof buffer, "%g", value);
   return buffer;
 }
+
+/// Every call and construction of the translation unit's functions, by callee.
+class CallSites : public RecursiveASTVisitor<CallSites> {
+public:
+  explicit CallSites(ASTContext &context) {
+    for (Decl *decl : context.getTranslationUnitDecl()->decls())
+      if (!context.getSourceManager().isInSystemHeader(decl->getLocation()))
+        TraverseDecl(decl);
+  }
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr *call) {
+    if (const FunctionDecl *callee = call->getDirectCallee())
+      sites_[callee->getCanonicalDecl()].push_back(
+          {call->getArgs(), call->getNumArgs(), isa<CXXOperatorCallExpr>(call)});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *construct) {
+    sites_[construct->getConstructor()->getCanonicalDecl()].push_back(
+        {construct->getArgs(), construct->getNumArgs(), false});
+    return true;
+  }
+  struct Site {
+    const Expr *const *args;
+    unsigned count;
+    bool operatorCall; ///< a member operator's object is argument 0
+  };
+  const std::vector<Site> *of(const FunctionDecl *fn) const {
+    auto found = sites_.find(fn->getCanonicalDecl());
+    return found == sites_.end() ? nullptr : &found->second;
+  }
+
+private:
+  std::map<const FunctionDecl *, std::vector<Site>> sites_;
+};
 
 class Translator {
 public:
@@ -273,15 +308,20 @@ private:
       name = "lambda";
     std::vector<Place> parameters;
     std::vector<bool> integers;
+    std::vector<std::optional<double>> constants;
     for (const ParmVarDecl *param : fn->parameters()) {
       parameters.push_back(place(param));
       integers.push_back(isIntegral(param->getType()));
+      constants.push_back(isIntegral(param->getType()) || param->getType()->isRealFloatingType()
+                              ? parameterConstant(param, 0)
+                              : std::nullopt);
     }
     NodePtr body = fn->getBody() ? statement(fn->getBody()) : nullptr;
     Function &slot = code_->functions[static_cast<size_t>(index)];
     slot.name = name;
     slot.parameters = std::move(parameters);
     slot.integerParameters = std::move(integers);
+    slot.parameterConstants = std::move(constants);
     slot.body = std::move(body);
     return index;
   }
@@ -318,7 +358,7 @@ private:
               init = member->getInit();
     }
     if (init)
-      if (std::optional<double> value = facts_.constantNumber({init, nullptr})) {
+      if (std::optional<double> value = constant(init)) {
         code_->sharedInitial.push_back({shared, *value});
         return;
       }
@@ -330,7 +370,7 @@ private:
     for (const ValueOrigin &origin : facts_.originsOf(decl)) {
       if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
         continue;
-      std::optional<double> value = facts_.constantNumber({origin.value, nullptr});
+      std::optional<double> value = constant(origin.value);
       if (!value)
         return;
       if (!first)
@@ -1142,8 +1182,40 @@ private:
     return spec;
   }
 
-  std::optional<double> constant(const Expr *expr) {
-    return expr ? facts_.constantNumber({expr, nullptr}) : std::nullopt;
+  std::optional<double> constant(const Expr *expr, unsigned depth = 0) {
+    if (!expr)
+      return std::nullopt;
+    if (std::optional<double> value = facts_.constantNumber({expr, nullptr}))
+      return value;
+    // A parameter every call of its function passes the same constant to.
+    if (auto *ref = dyn_cast<DeclRefExpr>(stripCasts(expr)))
+      if (auto *param = dyn_cast<ParmVarDecl>(ref->getDecl()))
+        return parameterConstant(param, depth);
+    return std::nullopt;
+  }
+
+  std::unique_ptr<CallSites> callSites_;
+  std::optional<double> parameterConstant(const ParmVarDecl *param, unsigned depth) {
+    auto *fn = dyn_cast_or_null<FunctionDecl>(param->getDeclContext());
+    if (!fn || depth > 3)
+      return std::nullopt;
+    if (!callSites_)
+      callSites_ = std::make_unique<CallSites>(context_);
+    const std::vector<CallSites::Site> *sites = callSites_->of(fn);
+    if (!sites || sites->empty())
+      return std::nullopt;
+    unsigned index = param->getFunctionScopeIndex();
+    std::optional<double> agreed;
+    for (const CallSites::Site &site : *sites) {
+      unsigned at = index + (site.operatorCall && isa<CXXMethodDecl>(fn) ? 1 : 0);
+      if (at >= site.count)
+        return std::nullopt;
+      std::optional<double> value = constant(site.args[at], depth + 1);
+      if (!value || (agreed && *agreed != *value))
+        return std::nullopt;
+      agreed = value;
+    }
+    return agreed;
   }
 
   /// `SGDOptions(0.1).momentum(0.9).weight_decay(1e-4)`, an options variable,

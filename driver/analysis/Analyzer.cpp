@@ -403,12 +403,14 @@ std::optional<std::string> withFixes(const std::string &contents,
 }
 
 /// --confirm: each finding runs on the loop's own code as written and with its
-/// fix-it applied in memory and re-parsed; when the loop has several findings,
-/// "as written" has the others' fix-its applied, so the numbers show this one.
+/// fix-it applied in memory and re-parsed; when the loop has findings of other
+/// checks too, "as written" has their fix-its applied, so the numbers show this
+/// one. The variants are file-wide (loops do not share code), so a file takes
+/// one re-parse with every fix-it plus one per check that shares a loop.
 void prepareFindingCode(FileAnalysis &result, const std::string &contents,
                         const std::string &displayName, const std::string &real,
                         CompilationSetup &setup, const FileConfig &config) {
-  std::map<std::string, std::optional<FileAnalysis>> parsed; // by edited contents
+  std::map<std::string, FileAnalysis> parsed; // by edited contents
   auto codeOf = [&](const std::string &edited, size_t loopIndex,
                     std::string &problem) -> std::shared_ptr<const interp::LoopCode> {
     auto found = parsed.find(edited);
@@ -417,43 +419,69 @@ void prepareFindingCode(FileAnalysis &result, const std::string &contents,
       translate.translateEveryLoop = true;
       found = parsed.emplace(edited, analyse(displayName, &edited, setup, config, translate)).first;
     }
-    const FileAnalysis &analysis = *found->second;
-    if (!analysis.errors.empty()) {
+    if (!found->second.errors.empty()) {
       problem = "the source with the fix-it applied does not parse";
       return nullptr;
     }
-    for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops)
+    for (const FileAnalysis::LoweredTrainingLoop &loop : found->second.loweredLoops)
       if (loop.loopIndex == loopIndex && loop.code)
         return loop.code;
     problem = "the loop is not found in the source with the fix-it applied";
     return nullptr;
   };
-  for (FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops) {
-    if (loop.firing.empty())
-      continue;
-    std::vector<std::vector<const FixIt *>> fixesOf(loop.firing.size());
-    for (size_t f = 0; f < loop.firing.size(); ++f)
-      for (size_t d = loop.firing[f].second.first;
-           d < loop.firing[f].second.second && d < result.diagnostics.size(); ++d)
-        if (result.diagnostics[d].fix)
-          fixesOf[f].push_back(&*result.diagnostics[d].fix);
-    for (size_t f = 0; f < loop.firing.size(); ++f) {
-      FindingCode code;
-      std::vector<const FixIt *> others, all;
-      for (size_t g = 0; g < loop.firing.size(); ++g) {
-        all.insert(all.end(), fixesOf[g].begin(), fixesOf[g].end());
-        if (g != f)
-          others.insert(others.end(), fixesOf[g].begin(), fixesOf[g].end());
+  // Every finding's fix-it, by check.
+  std::map<std::string, std::vector<const FixIt *>> fixesByCheck;
+  std::vector<const FixIt *> allFixes;
+  auto fixesOf = [&](const std::pair<size_t, size_t> &range) {
+    std::vector<const FixIt *> fixes;
+    for (size_t d = range.first; d < range.second && d < result.diagnostics.size(); ++d)
+      if (result.diagnostics[d].fix)
+        fixes.push_back(&*result.diagnostics[d].fix);
+    return fixes;
+  };
+  for (const FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops)
+    for (const auto &[check, range] : loop.firing)
+      for (const FixIt *fix : fixesOf(range)) {
+        fixesByCheck[check].push_back(fix);
+        allFixes.push_back(fix);
       }
+  auto allBut = [&](const std::string &check) {
+    std::vector<const FixIt *> fixes;
+    for (const auto &[other, list] : fixesByCheck)
+      if (other != check)
+        fixes.insert(fixes.end(), list.begin(), list.end());
+    return fixes;
+  };
+  auto loopFixes = [&](const FileAnalysis::LoweredTrainingLoop &loop) {
+    std::vector<const FixIt *> fixes;
+    for (const auto &firing : loop.firing)
+      for (const FixIt *fix : fixesOf(firing.second))
+        fixes.push_back(fix);
+    return fixes;
+  };
+  for (FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops) {
+    for (size_t f = 0; f < loop.firing.size(); ++f) {
+      const auto &[check, range] = loop.firing[f];
+      FindingCode code;
       code.asWritten = loop.code;
       std::string problem;
-      if (!others.empty())
-        if (std::optional<std::string> edited = withFixes(contents, others, displayName, real))
+      bool othersFixed = false;
+      for (size_t g = 0; g < loop.firing.size(); ++g)
+        othersFixed = othersFixed || (g != f && !fixesOf(loop.firing[g].second).empty());
+      if (othersFixed) {
+        std::optional<std::string> edited = withFixes(contents, allBut(check), displayName, real);
+        if (edited)
           if (auto translated = codeOf(*edited, loop.loopIndex, problem))
             code.asWritten = translated;
-      if (fixesOf[f].empty()) {
+      }
+      if (fixesOf(range).empty()) {
         code.noFix = "the finding has no fix-it";
-      } else if (std::optional<std::string> edited = withFixes(contents, all, displayName, real)) {
+      } else if (std::optional<std::string> edited =
+                     withFixes(contents, allFixes, displayName, real)
+                         .value_or(
+                             withFixes(contents, loopFixes(loop), displayName, real).value_or(""));
+                 !edited->empty()) {
+        // Every fix-it of the file; when some other loop's cannot be applied, this loop's.
         code.fixed = codeOf(*edited, loop.loopIndex, problem);
         if (!code.fixed)
           code.noFix = problem;

@@ -26,7 +26,7 @@ public:
       state = states[i].detach();
       if ((i + 1) % accum_ == 0) {
         actor_opt_.zero_grad();
-        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradient reset runs in the boundary branch before step() at line 33; {{.*}} [accum-misplaced-zero-grad]
+        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradient reset runs in the boundary branch before step() at line 34; {{.*}} [accum-misplaced-zero-grad]
       }
       auto actor_loss = -(actor_->forward(state) * value.detach()).mean() / accum_;
       actor_loss.backward();

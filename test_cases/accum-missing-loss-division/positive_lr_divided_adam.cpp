@@ -13,7 +13,7 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
-    // CHECK-MESSAGES: :10:76: note: the learning rate is divided by accum_steps here instead; with an adaptive optimizer (Adam, AdamW, RMSprop, Adagrad) that does not compensate for the missing division, it makes every update accum_steps times smaller
+    // CHECK-MESSAGES: :11:76: note: the learning rate is divided by accum_steps here instead; with an adaptive optimizer (Adam, AdamW, RMSprop, Adagrad) that does not compensate for the missing division, it makes every update accum_steps times smaller
     // CHECK-FIXES: {{^}}    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);{{$}}
     // CHECK-FIXES-NEXT: {{^}}    (loss / accum_steps).backward();{{$}}
     if ((i + 1) % accum_steps == 0) {

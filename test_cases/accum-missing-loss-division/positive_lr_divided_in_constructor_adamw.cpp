@@ -19,7 +19,7 @@ struct DiffusionTrainer {
       auto loss = torch::sum((denoiser->forward(image + noise) - noise).pow(2), {1}, true).mean();
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps (N = accumulation_steps); {{.*}} [accum-missing-loss-division]
-      // CHECK-MESSAGES: :9:19: note: the learning rate is divided by accumulation_steps here instead; {{.*}} it makes every update accumulation_steps times smaller
+      // CHECK-MESSAGES: :10:19: note: the learning rate is divided by accumulation_steps here instead; {{.*}} it makes every update accumulation_steps times smaller
       // CHECK-FIXES: {{^}}      auto loss = torch::sum((denoiser->forward(image + noise) - noise).pow(2), {1}, true).mean();{{$}}
       // CHECK-FIXES-NEXT: {{^}}      (loss / accumulation_steps).backward();{{$}}
       if ((step + 1) % accumulation_steps == 0) {

@@ -172,6 +172,22 @@ verdicts = [d["confirmation"]["verdict"] for d in case_diagnostics]
 for verdict in ("confirmed", "not-confirmed", "not-executable"):
     check(f"confirm/cases: some case is {verdict}", verdict in verdicts, verdicts)
 
+# Programs written by someone who had not read these tests, with their TRUTH line.
+blind = sorted(glob.glob(os.path.join(ROOT, "test_cases", "confirm", "blind", "*.cpp")))
+blind_diagnostics = confirm(blind)
+for program in blind:
+    with open(program, encoding="utf-8") as f:
+        truth = next((line for line in f if line.startswith("// TRUTH:")), "")
+    found = [d for d in blind_diagnostics if d["file"] == program]
+    name = os.path.basename(program)
+    if truth.startswith("// TRUTH: correct"):
+        check(f"blind/{name}: no finding in a correct program", not found,
+              [(d["line"], d["check"]) for d in found])
+    else:
+        check(f"blind/{name}: a finding in a buggy program", found, truth)
+for diagnostic in blind_diagnostics:
+    signature(diagnostic)
+
 text = subprocess.run([GRADLINT, "--confirm", "--backend=cpu", examples[0]], capture_output=True,
                       text=True).stdout
 check("text output carries a confirmation note", ": note: confirmed on cpu: " in text, text[:400])

@@ -26,6 +26,9 @@ from testlib import check, summary  # noqa: E402
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE_ROOT = os.path.abspath(sys.argv[2])
 EXAMPLE = os.path.join(SOURCE_ROOT, "examples", "mnist_accumulation_buggy.cpp")
+with open(EXAMPLE, encoding="utf-8") as example_file:
+    # 0-based line of the example's misplaced zero_grad().
+    RESET_LINE = next(i for i, line in enumerate(example_file) if "BUG 1" in line and "zero_grad" in line)
 # 0-based lines of the example's findings (examples/README.md gives them 1-based).
 EXPECTED = {"accum-misplaced-zero-grad": 76, "accum-missing-loss-division": 80,
             "accum-per-micro-batch-clip": 83}
@@ -303,7 +306,7 @@ def run_session(workdir):
               "dropped the findings of version 4" in server.log(), server.log()[-500:])
         check("burst: the last version's text was analysed (lines shifted by 2)",
               (find(latest, "accum-misplaced-zero-grad") or {}).get("range", {}).get(
-                  "start", {}).get("line") == 78, latest)
+                  "start", {}).get("line") == RESET_LINE + 2, latest)
 
         # Quick fix: applying the edit removes the finding.
         diagnostic = find(latest, "accum-missing-loss-division") or {}

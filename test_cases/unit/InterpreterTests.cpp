@@ -436,3 +436,39 @@ void train(Net &net, std::vector<torch::Tensor> &xs) {
   ASSERT_TRUE(fast.scheduler.has_value());
   EXPECT_GT(parameterError(fast, reference(fast)), 1e-2);
 }
+
+TEST(Interpreter, ConstantsFromEveryCallSite) {
+  // N and the learning rate reach the trainer through its constructor; the one
+  // construction in the file passes constants.
+  GL_ANALYSE(a, R"cpp(
+class Trainer {
+public:
+  Trainer(Net &net, int accum, double lr)
+      : net_(net), opt_(net.parameters(), torch::optim::SGDOptions(lr)), accum_(accum) {}
+  void step(const torch::Tensor &x) {
+    net_.forward(x).pow(2).mean().backward();
+    if (++seen_ % accum_ == 0) {
+      opt_.step();
+      opt_.zero_grad();
+    }
+  }
+
+private:
+  Net &net_;
+  torch::optim::SGD opt_;
+  int accum_;
+  int seen_ = 0;
+};
+void run(Net &net, std::vector<torch::Tensor> &xs) {
+  Trainer trainer(net, 8, 0.2);
+  for (auto &x : xs)
+    trainer.step(x);
+}
+)cpp");
+  interp::Execution r = run(a);
+  ASSERT_EQ(r.problem, "");
+  EXPECT_EQ(r.accumulationSteps, 8);
+  EXPECT_DOUBLE_EQ(r.optimizer.lr, 0.2);
+  EXPECT_FALSE(assumed(r, "accum_", "4"));
+  EXPECT_NEAR(gradientRatio(r, reference(r)), 8.0, 1e-4);
+}
