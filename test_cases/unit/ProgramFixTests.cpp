@@ -89,10 +89,10 @@ TEST(ProgramFixes, SyncAndItsAverageMoveToTheBoundary) {
   using W = runtime::OpWhen;
   runtime::LoopOp divide = op(K::GradDivide);
   divide.dividesByWorldSize = true;
-  EXPECT_EQ(fixed("accum-unguarded-grad-sync",
-                  program({op(K::Backward), op(K::AllReduce), divide, op(K::Step, W::Boundary)},
-                          2)),
-            "backward[every]; all-reduce[boundary](sum); grad-divide[boundary]/W; step[boundary]");
+  EXPECT_EQ(
+      fixed("accum-unguarded-grad-sync",
+            program({op(K::Backward), op(K::AllReduce), divide, op(K::Step, W::Boundary)}, 2)),
+      "backward[every]; all-reduce[boundary](sum); grad-divide[boundary]/W; step[boundary]");
 }
 
 TEST(ProgramFixes, DoubleWorldSizeKeepsOneAveraging) {
@@ -107,4 +107,6 @@ TEST(ProgramFixes, DoubleWorldSizeKeepsOneAveraging) {
             "backward[every]/N; all-reduce[boundary](avg); step[boundary]");
 }
 
-TEST(ProgramFixes, UnknownCheckHasNone) { EXPECT_EQ(programFixFor("accum-no-such-check"), nullptr); }
+TEST(ProgramFixes, UnknownCheckHasNone) {
+  EXPECT_EQ(programFixFor("accum-no-such-check"), nullptr);
+}
