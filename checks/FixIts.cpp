@@ -9,6 +9,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
+
 namespace gradlint {
 namespace fixits {
 
@@ -200,6 +202,49 @@ const clang::Stmt *statementInBlock(const clang::Stmt *node, clang::ASTContext &
   return nullptr;
 }
 
+namespace {
+
+/// Puts the lines `indentText(indentation of the anchor)` returns just before
+/// or after `anchor`; an unbraced `if` branch becomes a block. `movedRange`:
+/// the offsets of a statement that moves there (it must not hold the branch's
+/// opening).
+std::optional<SourceEdit>
+placeNextTo(const clang::Stmt *anchor, bool after, const Extent &target,
+            const std::function<std::string(const std::string &)> &indentText,
+            std::optional<std::pair<unsigned, unsigned>> movedRange, clang::ASTContext &context) {
+  const clang::SourceManager &sm = context.getSourceManager();
+  const auto *branchOf = llvm::dyn_cast_or_null<clang::IfStmt>(parentStmt(anchor, context));
+  if (branchOf && !(anchor == branchOf->getThen() || anchor == branchOf->getElse()))
+    branchOf = nullptr;
+  if (!branchOf && !target.wholeLines)
+    return std::nullopt;
+  std::string indentation =
+      branchOf ? branchIndentation(*branchOf, target, context) : indentationOf(target);
+  std::string text = indentText(indentation);
+  if (branchOf) {
+    // `if (c) step();` becomes a block: `if (c) {\n step();\n text\n }`.
+    clang::SourceLocation opener =
+        anchor == branchOf->getThen() ? branchOf->getRParenLoc() : branchOf->getElseLoc();
+    if (opener.isInvalid() || opener.isMacroID())
+      return std::nullopt;
+    unsigned from =
+        sm.getFileOffset(clang::Lexer::getLocForEndOfToken(opener, 0, sm, context.getLangOpts()));
+    if (from > target.begin ||
+        (movedRange && movedRange->first < target.end && from < movedRange->second))
+      return std::nullopt;
+    std::string anchorLine =
+        indentation + target.buffer.slice(target.begin, target.end).str() + "\n";
+    std::string block = " {\n" + (after ? anchorLine + text : text + anchorLine) +
+                        lineIndentation(target.buffer, sm.getFileOffset(branchOf->getBeginLoc())) +
+                        "}";
+    return SourceEdit{charRange(target, from, target.end, sm), block};
+  }
+  unsigned at = after ? target.lineEnd : target.lineBegin;
+  return SourceEdit{charRange(target, at, at, sm), text};
+}
+
+} // namespace
+
 std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clang::Stmt *anchor,
                                         bool after, std::string description,
                                         clang::ASTContext &context) {
@@ -213,51 +258,47 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
   if (target->begin < moved->end && moved->begin < target->end)
     return std::nullopt;
   const clang::SourceManager &sm = context.getSourceManager();
-  const auto *branchOf = llvm::dyn_cast_or_null<clang::IfStmt>(parentStmt(anchor, context));
-  if (branchOf && !(anchor == branchOf->getThen() || anchor == branchOf->getElse()))
-    branchOf = nullptr;
-  if (!branchOf && !target->wholeLines)
-    return std::nullopt;
-  std::string indentation =
-      branchOf ? branchIndentation(*branchOf, *target, context) : indentationOf(*target);
-  std::string text;
   FindingFix fix;
   fix.description = std::move(description);
+  auto movedText = [&](const std::string &indentation) {
+    if (moved->wholeLines) {
+      llvm::StringRef lines = moved->buffer.slice(moved->lineBegin, moved->lineEnd);
+      std::string text = reindent(lines, indentationOf(*moved), indentation);
+      if (text.empty() || text.back() != '\n')
+        text += '\n';
+      return text;
+    }
+    return indentation + moved->buffer.slice(moved->begin, moved->end).str() + "\n";
+  };
   if (moved->wholeLines) {
-    llvm::StringRef lines = moved->buffer.slice(moved->lineBegin, moved->lineEnd);
-    text = reindent(lines, indentationOf(*moved), indentation);
-    if (text.empty() || text.back() != '\n')
-      text += '\n';
     fix.edits.push_back(
         {charRange(*moved, moved->lineBegin, moved->lineEnd + moved->blankAfter, sm), ""});
   } else {
-    text = indentation + moved->buffer.slice(moved->begin, moved->end).str() + "\n";
     unsigned end = moved->end;
     while (end < moved->buffer.size() && moved->buffer[end] == ' ')
       ++end;
     fix.edits.push_back({charRange(*moved, moved->begin, end, sm), ""});
   }
-  if (branchOf) {
-    // `if (c) step();` becomes a block: `if (c) {\n step();\n moved\n }`.
-    clang::SourceLocation opener =
-        anchor == branchOf->getThen() ? branchOf->getRParenLoc() : branchOf->getElseLoc();
-    if (opener.isInvalid() || opener.isMacroID())
-      return std::nullopt;
-    unsigned from =
-        sm.getFileOffset(clang::Lexer::getLocForEndOfToken(opener, 0, sm, context.getLangOpts()));
-    if (from > target->begin || (moved->begin < target->end && from < moved->end))
-      return std::nullopt;
-    std::string anchorLine =
-        indentation + target->buffer.slice(target->begin, target->end).str() + "\n";
-    std::string block = " {\n" + (after ? anchorLine + text : text + anchorLine) +
-                        lineIndentation(target->buffer, sm.getFileOffset(branchOf->getBeginLoc())) +
-                        "}";
-    fix.edits.push_back({charRange(*target, from, target->end, sm), block});
-    return fix;
-  }
-  unsigned at = after ? target->lineEnd : target->lineBegin;
-  fix.edits.push_back({charRange(*target, at, at, sm), text});
+  std::optional<SourceEdit> placed = placeNextTo(anchor, after, *target, movedText,
+                                                 std::make_pair(moved->begin, moved->end), context);
+  if (!placed)
+    return std::nullopt;
+  fix.edits.push_back(*placed);
   return fix;
+}
+
+std::optional<SourceEdit> insertStatement(const clang::Stmt *anchor, bool after,
+                                          const std::string &statement,
+                                          clang::ASTContext &context) {
+  if (!anchor)
+    return std::nullopt;
+  std::optional<Extent> target = statementExtent(anchor, context);
+  if (!target)
+    return std::nullopt;
+  return placeNextTo(
+      anchor, after, *target,
+      [&](const std::string &indentation) { return indentation + statement + "\n"; }, std::nullopt,
+      context);
 }
 
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
@@ -302,6 +343,38 @@ std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContex
   if (llvm::isa<clang::CXXMemberCallExpr>(bare))
     primary = true;
   return primary ? text : "(" + text + ")";
+}
+
+std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::StringRef setter,
+                                             clang::ASTContext &context) {
+  const auto *division =
+      llvm::dyn_cast_or_null<clang::BinaryOperator>(site ? site->IgnoreParens() : nullptr);
+  if (!division || division->getOpcode() != clang::BO_Div)
+    return std::nullopt;
+  // Up through parentheses and conversions to the call that takes it.
+  const clang::Stmt *node = site;
+  const clang::Stmt *parent = nullptr;
+  for (int depth = 0; depth < 6; ++depth) {
+    parent = parentStmt(node, context);
+    if (!parent ||
+        !llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr, clang::CXXFunctionalCastExpr,
+                   clang::MaterializeTemporaryExpr, clang::CXXBindTemporaryExpr>(parent))
+      break;
+    node = parent;
+  }
+  bool taken = false;
+  if (const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(parent))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      taken = callee->getIdentifier() && callee->getName() == setter;
+  if (const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(parent))
+    taken = setter == "lr" && construct->getNumArgs() >= 1 &&
+            construct->getConstructor()->getParent()->getName().ends_with("Options");
+  if (!taken)
+    return std::nullopt;
+  std::optional<std::string> kept = operandText(division->getLHS(), context);
+  if (!kept)
+    return std::nullopt;
+  return replaceExpr(site, *kept);
 }
 
 } // namespace fixits

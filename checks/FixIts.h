@@ -60,11 +60,22 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
                                         bool after, std::string description,
                                         clang::ASTContext &context);
 
+/// Inserts the statement `statement` (source text ending in ';') on a line of
+/// its own just before or after `anchor`, indented like it.
+std::optional<SourceEdit> insertStatement(const clang::Stmt *anchor, bool after,
+                                          const std::string &statement, clang::ASTContext &context);
+
 /// Deletes `statement` (its whole lines when it stands alone on them).
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement, clang::ASTContext &context);
 
 /// Replaces the source of `expr` with `replacement`.
 std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement);
+
+/// `x / d` handed straight to the option setter `setter(...)` (or, for "lr",
+/// to an optimizer's options constructor) becomes `x`. Nothing when the
+/// division is stored in a variable other code may read too.
+std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::StringRef setter,
+                                             clang::ASTContext &context);
 
 /// The source text of `expr`, parenthesised unless it is a primary expression
 /// (name, literal, call, member access, parenthesised).

@@ -40,7 +40,11 @@ struct ModelBuilder::Impl {
     if (function)
       state.active.push_back(function);
     builder::walkEvents(body, state, facts);
-    return builder::findTrainingLoops(facts, state.events, loopStmt, function);
+    std::vector<TrainingLoop> loops =
+        builder::findTrainingLoops(facts, state.events, loopStmt, function);
+    for (TrainingLoop &loop : loops)
+      loop.opaqueCalls = state.opaqueCalls;
+    return loops;
   }
 
   static std::optional<TrainingLoop> first(std::vector<TrainingLoop> loops) {

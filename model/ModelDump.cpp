@@ -58,6 +58,8 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
     } else {
       out << "  window: none (step() on every micro-batch)\n";
     }
+    for (const clang::CallExpr *call : loop.opaqueCalls)
+      out << "  opaque call at " << where(call->getBeginLoc()) << "\n";
     if (loop.worldSize.known())
       out << "  world size: " << loop.worldSize.describe() << "\n";
     if (annotate)

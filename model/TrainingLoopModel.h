@@ -149,6 +149,9 @@ struct TrainingEvent {
   /// Step: divisions applied to the optimizer's learning rate where it is set
   /// (`SGDOptions(lr / N)`, `options.lr(lr / N)`, `param_groups()[0].options().set_lr(lr / N)`).
   std::vector<ScaleFactor> learningRateScaling;
+  /// Step: divisions applied to the optimizer's weight decay where it is set
+  /// (`AdamWOptions(lr).weight_decay(wd / N)`, `options.weight_decay(wd / N)`).
+  std::vector<ScaleFactor> weightDecayScaling;
 };
 
 enum class LoopKind {
@@ -167,6 +170,10 @@ struct TrainingLoop {
   std::vector<TrainingEvent> events; ///< sorted by `order`
   /// The world size when the loop uses one (divides by it, or reads it).
   SymbolicValue worldSize;
+  /// Calls in the loop's scope that run code the model cannot see: a user
+  /// function declared without a body here, a function pointer, a callable
+  /// object whose target is not known. They may reset or step anything.
+  std::vector<const clang::CallExpr *> opaqueCalls;
 
   bool hasWindow() const { return window.has_value() && !window->steps.provablyOne(); }
   std::vector<const TrainingEvent *> eventsOf(EventKind kind) const;

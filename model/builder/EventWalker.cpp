@@ -183,11 +183,27 @@ struct EventWalker {
     return op;
   }
 
+  /// A call whose code the walk cannot see: a user function without a body
+  /// here, a function pointer, a std::function with unknown targets. Library
+  /// functions (LibTorch, the standard library) are known not to train.
+  bool isOpaque(const CallExpr *call) {
+    const SourceManager &sm = facts.context().getSourceManager();
+    const FunctionDecl *direct = call->getDirectCallee();
+    if (!direct)
+      return !isa<CXXPseudoDestructorExpr>(call->getCallee()->IgnoreParenImpCasts());
+    if (auto *method = dyn_cast<CXXMethodDecl>(direct))
+      if (method->getOverloadedOperator() == OO_Call && method->getParent()->getName() == "function")
+        return true;
+    return isUserCode(sm, direct->getLocation()) && !direct->isDefined();
+  }
+
   /// Follows a call into a function of the translation unit.
   void follow(const CallExpr *call, WalkState &state) {
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
     if (!callee)
       callee = callbackLambda(call, state.frame, facts); // on_step(), a std::function
+    if (!callee && isOpaque(call))
+      state.opaqueCalls.push_back(call);
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
         std::find(state.active.begin(), state.active.end(), callee) != state.active.end())
       return;

@@ -1,4 +1,5 @@
-// What the optimizer behind a step() is and the learning rate it was given:
+// What the optimizer behind a step() is and the learning rate and weight decay
+// it was given:
 // `SGD opt(params, SGDOptions(lr / accum_steps))` divides the learning rate by
 // N instead of the loss, which the missing-division check must weigh.
 #include "model/ApiCalls.h"
@@ -36,11 +37,13 @@ struct LearningRateReader {
   ValueFacts &facts;
   const ValueDecl *optimizer;
   std::vector<RawFactor> &out;
+  std::vector<RawFactor> &weightDecayOut;
   llvm::SmallPtrSet<const ValueDecl *, 4> optionVariables;
   /// Bodies that may set the learning rate (the helpers that build the options, too).
   std::vector<const Stmt *> scopes;
 
   void learningRate(const Expr *value) { collectScaling(facts, {value, nullptr}, out); }
+  void weightDecay(const Expr *value) { collectScaling(facts, {value, nullptr}, weightDecayOut); }
 
   /// `SGDOptions(lr / N).momentum(0.9)`, `options`, `AdamOptions(lr)`.
   void options(const Expr *expr, unsigned depth = 0) {
@@ -65,6 +68,8 @@ struct LearningRateReader {
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
       if (isNamed(call->getDirectCallee(), "lr") && call->getNumArgs() == 1)
         learningRate(call->getArg(0));
+      if (isNamed(call->getDirectCallee(), "weight_decay") && call->getNumArgs() == 1)
+        weightDecay(call->getArg(0));
       options(call->getImplicitObjectArgument(), depth + 1);
       return;
     }
@@ -111,6 +116,9 @@ struct LearningRateReader {
       if ((isNamed(callee, "lr") || isNamed(callee, "set_lr")) && call->getNumArgs() == 1 &&
           setsOptimizer(call->getImplicitObjectArgument()))
         learningRate(call->getArg(0));
+      if ((isNamed(callee, "weight_decay") || isNamed(callee, "set_weight_decay")) &&
+          call->getNumArgs() == 1 && setsOptimizer(call->getImplicitObjectArgument()))
+        weightDecay(call->getArg(0));
     }
     for (const Stmt *child : stmt->children())
       setters(child);
@@ -144,7 +152,7 @@ void readOptimizer(ValueFacts &facts, RawEvent &step, const FunctionDecl *functi
     return;
   QualType type = optimizer->getType().getNonReferenceType();
   step.event.algorithm = algorithmOf(type->getAsCXXRecordDecl());
-  LearningRateReader reader{facts, optimizer, step.learningRateFactors, {},
+  LearningRateReader reader{facts, optimizer, step.learningRateFactors, step.weightDecayFactors, {},
                             settingScopes(optimizer, function)};
   for (const ValueOrigin &origin : facts.originsOf(optimizer))
     if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)

@@ -294,6 +294,8 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
       readOptimizer(facts, raw, loop.function);
       for (const RawFactor &factor : raw.learningRateFactors)
         raw.event.learningRateScaling.push_back(toScale(factor));
+      for (const RawFactor &factor : raw.weightDecayFactors)
+        raw.event.weightDecayScaling.push_back(toScale(factor));
     }
   }
 }

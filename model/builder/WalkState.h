@@ -46,6 +46,7 @@ struct RawEvent {
   std::vector<const clang::Stmt *> loopPath; ///< loops entered inside the scope, outermost first
   std::vector<RawFactor> factors;
   std::vector<RawFactor> learningRateFactors; ///< Step: divisions of the optimizer's learning rate
+  std::vector<RawFactor> weightDecayFactors;  ///< Step: divisions of the optimizer's weight decay
 };
 
 struct WalkState {
@@ -56,6 +57,8 @@ struct WalkState {
   const SubstFrame *frame = nullptr;
   std::vector<RawEvent> events;
   unsigned nextOrder = 0;
+  /// Calls into code the walk cannot follow (TrainingLoop::opaqueCalls).
+  std::vector<const clang::CallExpr *> opaqueCalls;
 };
 
 // ---- EventWalker.cpp
