@@ -326,7 +326,9 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   auto referenceFor = [&](bool mean, int referenceWindows) {
     interp::ExecutionSetting s = same;
     s.windows = referenceWindows;
-    return interp::referenceRun(written.optimizer, n, w, mean, clip, s, written.scheduler);
+    // The fixed loop's optimizer: a fix-it may change its options (lr / N).
+    return interp::referenceRun(fixed ? fixed->optimizer : written.optimizer, n, w, mean, clip, s,
+                                written.scheduler);
   };
   // Over ranks, the reference follows the fixed loop's convention (mean or sum).
   bool mean = true;
@@ -408,6 +410,28 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
                        format("%.3g", c.parameterErrorAsWritten) + " of the distance moved";
   std::string withFix = "; with the fix: " + format("%.1g", c.parameterErrorWithFix) +
                         (fixed ? "" : " (program-level fix)");
+  // How the last compared step differs: its learning rate, its gradient.
+  size_t lastStep = static_cast<size_t>(windows) - 1;
+  if (lastStep < written.stepLearningRates.size() && lastStep < reference.stepLearningRates.size()) {
+    c.learningRateAsWritten = written.stepLearningRates[lastStep];
+    c.learningRateReference = reference.stepLearningRates[lastStep];
+    c.lastStepGradientRatio = written.appliedGradientNorms[lastStep] /
+                              std::max(reference.appliedGradientNorms[lastStep], 1e-30);
+    if (std::abs(c.learningRateAsWritten - c.learningRateReference) >
+        1e-6 * std::abs(c.learningRateReference))
+      update += "; learning rate at step " + std::to_string(windows) + ": " +
+                format("%.4g", c.learningRateAsWritten) + " as written vs " +
+                format("%.4g", c.learningRateReference) + " in the reference";
+    if (std::abs(written.optimizer.weightDecay - reference.optimizer.weightDecay) >
+        1e-9 * std::abs(reference.optimizer.weightDecay))
+      update += "; weight decay " + format("%.4g", written.optimizer.weightDecay) +
+                " as written vs " + format("%.4g", reference.optimizer.weightDecay) +
+                " in the reference";
+    if (windows > 1 && !near(c.lastStepGradientRatio, gradient.normRatio))
+      update += "; applied gradient at step " + std::to_string(windows) + ": " +
+                format("%.3f", c.lastStepGradientRatio) + "x the reference's (step 1: " +
+                format("%.3f", gradient.normRatio) + "x)";
+  }
   if (deviates && fixMatches) {
     c.verdict = "confirmed";
     c.detail = what + "; " + update + withFix;

@@ -16,6 +16,9 @@ nlohmann::ordered_json confirmationToJson(const Confirmation &c, bool withTraces
                                  {"parameter_error_as_written", c.parameterErrorAsWritten},
                                  {"parameter_error_with_fix", c.parameterErrorWithFix},
                                  {"windows", c.windows},
+                                 {"learning_rate_as_written", c.learningRateAsWritten},
+                                 {"learning_rate_reference", c.learningRateReference},
+                                 {"last_step_gradient_ratio", c.lastStepGradientRatio},
                                  {"fix", c.fix}};
   nlohmann::ordered_json assumptions = nlohmann::ordered_json::array();
   for (const ConfirmationAssumption &a : c.assumptions)
@@ -49,6 +52,9 @@ Confirmation confirmationFromJson(const nlohmann::ordered_json &json) {
   json.at("parameter_error_as_written").get_to(c.parameterErrorAsWritten);
   json.at("parameter_error_with_fix").get_to(c.parameterErrorWithFix);
   json.at("windows").get_to(c.windows);
+  json.at("learning_rate_as_written").get_to(c.learningRateAsWritten);
+  json.at("learning_rate_reference").get_to(c.learningRateReference);
+  json.at("last_step_gradient_ratio").get_to(c.lastStepGradientRatio);
   json.at("fix").get_to(c.fix);
   for (const auto &a : json.at("assumptions"))
     c.assumptions.push_back({a.at("name").get<std::string>(), a.at("value").get<std::string>(),

@@ -41,6 +41,12 @@ struct Confirmation {
   double parameterErrorAsWritten = 0.0;
   double parameterErrorWithFix = 0.0;
   int windows = 0; ///< optimizer steps of the reference the run compared
+  /// At the last compared step: the learning rate the loop's optimizer
+  /// applied as written and in the reference, and the applied gradient's norm
+  /// as written over the reference's.
+  double learningRateAsWritten = 0.0;
+  double learningRateReference = 0.0;
+  double lastStepGradientRatio = 0.0;
   /// How the fixed loop was made: "fix-it" (the finding's own edit, applied
   /// and re-parsed), "program-level fix" (of the loop's summary), or "none".
   std::string fix;

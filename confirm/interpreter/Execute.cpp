@@ -112,6 +112,20 @@ std::vector<float> flatten(const runtime::Model &model) {
   return out;
 }
 
+/// How many times LibTorch's StepLR has multiplied the rate by gamma after
+/// `calls` step()s: call c sees step_count c - 1 and decays when that is a
+/// positive multiple of step_size (PyTorch's Python StepLR decays one call earlier).
+int stepLRDecays(int calls, int stepSize) {
+  return calls <= 1 || stepSize <= 0 ? 0 : (calls - 1) / stepSize;
+}
+
+double vectorNorm(const std::vector<float> &values) {
+  double sum = 0.0;
+  for (float v : values)
+    sum += static_cast<double>(v) * v;
+  return std::sqrt(sum);
+}
+
 std::string lineText(unsigned line) { return line ? " (line " + std::to_string(line) + ")" : ""; }
 
 bool endsWith(const std::string &text, const std::string &suffix) {
@@ -289,6 +303,10 @@ private:
     }
     std::vector<float> before =
         result_.steps == 0 ? flatten(ranks_[0].model) : std::vector<float>{};
+    auto scheduled = learningRates_.find(id);
+    result_.stepLearningRates.push_back(scheduled != learningRates_.end() ? scheduled->second
+                                                                          : spec.lr);
+    result_.appliedGradientNorms.push_back(vectorNorm(ranks_[0].grads.flatten()));
     for (Rank &rank : ranks_) {
       std::unique_ptr<AnyOptimizer> &optimizer = rank.optimizers[id];
       if (!optimizer) {
@@ -908,7 +926,7 @@ private:
       const SchedulerSpec &spec = code_.schedulers[static_cast<size_t>(node.scheduler)];
       int calls = ++schedulerCalls_[node.scheduler];
       double lr = code_.optimizers[static_cast<size_t>(spec.optimizer)].lr *
-                  std::pow(spec.gamma, calls / spec.stepSize);
+                  std::pow(spec.gamma, stepLRDecays(calls, spec.stepSize));
       learningRates_[spec.optimizer] = lr;
       for (Rank &rank : ranks_)
         if (auto found = rank.optimizers.find(spec.optimizer); found != rank.optimizers.end())
@@ -1181,6 +1199,11 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
     }
     if (window == 0)
       result.firstAppliedGradient = grads.flatten();
+    result.stepLearningRates.push_back(
+        scheduler ? optimizer.lr * std::pow(scheduler->gamma,
+                                            stepLRDecays(result.steps, scheduler->stepSize))
+                  : optimizer.lr);
+    result.appliedGradientNorms.push_back(vectorNorm(grads.flatten()));
     std::vector<float> before = flatten(model);
     update.step(model, grads);
     std::vector<float> after = flatten(model);
@@ -1192,7 +1215,8 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
     result.windowTrace.push_back(std::move(after));
     ++result.steps;
     if (scheduler)
-      update.setLr(optimizer.lr * std::pow(scheduler->gamma, result.steps / scheduler->stepSize));
+      update.setLr(optimizer.lr *
+                   std::pow(scheduler->gamma, stepLRDecays(result.steps, scheduler->stepSize)));
   }
   result.microBatches = steps * setting.windows;
   return result;

@@ -41,6 +41,10 @@ struct Execution {
   std::vector<float> initialParameters;
   std::vector<float> firstAppliedGradient; ///< rank 0's gradient at its first step()
   std::vector<float> firstUpdate;          ///< rank 0's parameters after minus before it
+  /// Per step(): the loop optimizer's learning rate it applied, and the norm
+  /// of rank 0's gradient it applied.
+  std::vector<double> stepLearningRates;
+  std::vector<double> appliedGradientNorms;
   /// Rank 0's parameters before each window's first micro-batch and at the end.
   std::vector<std::vector<float>> windowTrace;
   double allReduceCalls = 0.0;

@@ -1218,6 +1218,100 @@ private:
     return agreed;
   }
 
+  /// One option setter, `.weight_decay(0.1)`, applied to `spec`. Returns
+  /// whether it set the learning rate from a constant.
+  bool applySetter(const CXXMemberCallExpr *call, OptimizerSpec &spec) {
+    std::string name = calleeName(call);
+    if (call->getNumArgs() != 1)
+      return false;
+    const Expr *arg = call->getArg(0);
+    std::optional<double> value = constant(arg);
+    auto set = [&](double &field, const char *option) {
+      if (value)
+        field = *value;
+      else
+        spec.defaulted.push_back({option, formatValue(field), "not a constant in the code"});
+    };
+    if (name == "lr") {
+      set(spec.lr, "lr");
+      return value.has_value();
+    }
+    if (name == "momentum")
+      set(spec.momentum, "momentum");
+    else if (name == "dampening")
+      set(spec.dampening, "dampening");
+    else if (name == "weight_decay")
+      set(spec.weightDecay, "weight_decay");
+    else if (name == "eps")
+      set(spec.eps, "eps");
+    else if (name == "alpha")
+      set(spec.alpha, "alpha");
+    else if (name == "lr_decay")
+      set(spec.lrDecay, "lr_decay");
+    else if (name == "nesterov" || name == "amsgrad") {
+      double flag = 0;
+      set(flag, name.c_str());
+      (name == "nesterov" ? spec.nesterov : spec.amsgrad) = flag != 0;
+    } else if (name == "betas") {
+      // std::make_tuple(b1, b2) / {b1, b2}
+      const Expr *betas = stripCasts(arg);
+      std::vector<const Expr *> parts;
+      if (auto *tuple = dyn_cast<CallExpr>(betas))
+        for (const Expr *part : tuple->arguments())
+          parts.push_back(part);
+      else if (auto *construct = dyn_cast<CXXConstructExpr>(betas))
+        for (const Expr *part : construct->arguments())
+          parts.push_back(part);
+      else if (auto *list = dyn_cast<InitListExpr>(betas))
+        for (const Expr *part : list->inits())
+          parts.push_back(part);
+      std::optional<double> b1 = parts.size() == 2 ? constant(parts[0]) : std::nullopt;
+      std::optional<double> b2 = parts.size() == 2 ? constant(parts[1]) : std::nullopt;
+      if (b1 && b2) {
+        spec.beta1 = *b1;
+        spec.beta2 = *b2;
+      } else {
+        spec.defaulted.push_back(
+            {"betas", "(" + formatValue(spec.beta1) + ", " + formatValue(spec.beta2) + ")",
+             "not constants in the code"});
+      }
+    }
+    return false;
+  }
+
+  /// `SGDOptions options(0.1); options.weight_decay(1e-4);`: the setters the
+  /// options variable's function calls on it as statements of their own.
+  bool applyStatementSetters(const VarDecl *options, OptimizerSpec &spec) {
+    const auto *function = dyn_cast_or_null<FunctionDecl>(options->getDeclContext());
+    if (!function || !function->getBody())
+      return false;
+    bool lr = false;
+    std::function<void(const Stmt *)> visit = [&](const Stmt *stmt) {
+      if (!stmt)
+        return;
+      if (auto *call = dyn_cast<CXXMemberCallExpr>(stmt)) {
+        const Expr *object = call->getImplicitObjectArgument();
+        // Innermost object first: `options.lr(x).weight_decay(y)`.
+        std::vector<const CXXMemberCallExpr *> chain{call};
+        while (auto *inner = dyn_cast_or_null<CXXMemberCallExpr>(stripCasts(object))) {
+          chain.push_back(inner);
+          object = inner->getImplicitObjectArgument();
+        }
+        auto *ref = dyn_cast_or_null<DeclRefExpr>(object ? stripCasts(object) : nullptr);
+        if (ref && ref->getDecl() == options) {
+          for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+            lr = applySetter(*it, spec) || lr;
+          return;
+        }
+      }
+      for (const Stmt *child : stmt->children())
+        visit(child);
+    };
+    for (const Stmt *statement : cast<CompoundStmt>(function->getBody())->body())
+      visit(statement);
+    return lr;
+  }
+
   /// `SGDOptions(0.1).momentum(0.9).weight_decay(1e-4)`, an options variable,
   /// or a bare learning rate. Returns whether the learning rate was read.
   bool readOptions(const Expr *expr, OptimizerSpec &spec, unsigned depth) {
@@ -1233,69 +1327,18 @@ private:
     }
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
       bool lr = readOptions(call->getImplicitObjectArgument(), spec, depth + 1);
-      std::string name = calleeName(call);
-      if (call->getNumArgs() != 1)
-        return lr;
-      const Expr *arg = call->getArg(0);
-      std::optional<double> value = constant(arg);
-      auto set = [&](double &field, const char *option) {
-        if (value)
-          field = *value;
-        else
-          spec.defaulted.push_back({option, formatValue(field), "not a constant in the code"});
-      };
-      if (name == "lr") {
-        set(spec.lr, "lr");
-        return value.has_value();
-      }
-      if (name == "momentum")
-        set(spec.momentum, "momentum");
-      else if (name == "dampening")
-        set(spec.dampening, "dampening");
-      else if (name == "weight_decay")
-        set(spec.weightDecay, "weight_decay");
-      else if (name == "eps")
-        set(spec.eps, "eps");
-      else if (name == "alpha")
-        set(spec.alpha, "alpha");
-      else if (name == "lr_decay")
-        set(spec.lrDecay, "lr_decay");
-      else if (name == "nesterov" || name == "amsgrad") {
-        double flag = 0;
-        set(flag, name.c_str());
-        (name == "nesterov" ? spec.nesterov : spec.amsgrad) = flag != 0;
-      } else if (name == "betas") {
-        // std::make_tuple(b1, b2) / {b1, b2}
-        const Expr *betas = stripCasts(arg);
-        std::vector<const Expr *> parts;
-        if (auto *tuple = dyn_cast<CallExpr>(betas))
-          for (const Expr *part : tuple->arguments())
-            parts.push_back(part);
-        else if (auto *construct = dyn_cast<CXXConstructExpr>(betas))
-          for (const Expr *part : construct->arguments())
-            parts.push_back(part);
-        else if (auto *list = dyn_cast<InitListExpr>(betas))
-          for (const Expr *part : list->inits())
-            parts.push_back(part);
-        std::optional<double> b1 = parts.size() == 2 ? constant(parts[0]) : std::nullopt;
-        std::optional<double> b2 = parts.size() == 2 ? constant(parts[1]) : std::nullopt;
-        if (b1 && b2) {
-          spec.beta1 = *b1;
-          spec.beta2 = *b2;
-        } else {
-          spec.defaulted.push_back(
-              {"betas", "(" + formatValue(spec.beta1) + ", " + formatValue(spec.beta2) + ")",
-               "not constants in the code"});
-        }
-      }
-      return lr;
+      return applySetter(call, spec) || lr;
     }
     if (auto *construct = dyn_cast<CXXConstructExpr>(expr))
       return construct->getNumArgs() >= 1 && readOptions(construct->getArg(0), spec, depth + 1);
     if (const ValueDecl *decl = facts_.referencedDecl({expr, nullptr}))
       for (const ValueOrigin &origin : facts_.originsOf(decl))
-        if (origin.kind == ValueOrigin::Init)
-          return readOptions(origin.value, spec, depth + 1);
+        if (origin.kind == ValueOrigin::Init) {
+          bool lr = readOptions(origin.value, spec, depth + 1);
+          if (auto *var = dyn_cast<VarDecl>(decl))
+            lr = applyStatementSetters(var, spec) || lr;
+          return lr;
+        }
     return false;
   }
 

@@ -194,7 +194,20 @@ struct EventWalker {
     if (auto *method = dyn_cast<CXXMethodDecl>(direct))
       if (method->getOverloadedOperator() == OO_Call && method->getParent()->getName() == "function")
         return true;
-    return isUserCode(sm, direct->getLocation()) && !direct->isDefined();
+    if (!isUserCode(sm, direct->getLocation()) || direct->isDefined())
+      return false;
+    // A module's forward() computes; a function that sees nothing but numbers
+    // (`micro_batch(i, n)`) cannot reach a model, an optimizer or a gradient.
+    if (isa<CXXMemberCallExpr>(call))
+      return !(direct->getIdentifier() && direct->getName() == "forward");
+    for (const Expr *arg : call->arguments()) {
+      QualType type = arg->getType().getNonReferenceType();
+      if (type->isPointerType())
+        type = type->getPointeeType();
+      if (!type->isArithmeticType() && !type->isEnumeralType())
+        return true;
+    }
+    return false;
   }
 
   /// Follows a call into a function of the translation unit.
