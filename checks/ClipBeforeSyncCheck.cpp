@@ -13,9 +13,11 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
 };
 
-/// The clip moves to right before step(), after every all-reduce of the window.
+/// The clip moves to right before step(), after every all-reduce of the window;
+/// when a clip runs there already, it is deleted.
 std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent &clip,
-                                  const TrainingEvent &step, CheckContext &context) {
+                                  const TrainingEvent &sync, const TrainingEvent &step,
+                                  CheckContext &context) {
   clang::ASTContext &ast = context.astContext();
   const clang::Stmt *statement = clip.condition == EventCondition::Boundary
                                      ? fixits::blockStatement(clip, ast)
@@ -23,6 +25,19 @@ std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent 
   const clang::Stmt *anchor = fixits::blockStatement(step, ast);
   if (!statement || !anchor)
     return std::nullopt;
+  // A clip after the all-reduce already clips the global gradient: the local
+  // one goes.
+  for (const TrainingEvent *other : loop.eventsOf(EventKind::Clip))
+    if (other->order > sync.order && other->order < step.order &&
+        other->condition == step.condition) {
+      std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
+      if (!removal)
+        return std::nullopt;
+      return FindingFix{"delete the local clipping: the gradients are clipped again after the "
+                        "all-reduce",
+                        fixits::isTheCallAlone(statement, clip, ast),
+                        {*removal}};
+    }
   // In the boundary branch, the clip must move within its own block.
   if (clip.condition == EventCondition::Boundary && !fixits::inSameBlock(statement, anchor, ast))
     return std::nullopt;
@@ -65,7 +80,7 @@ void ClipBeforeSyncCheck::check(const TrainingLoop &loop, CheckContext &context)
             "; each rank clips its own local gradient by its own norm, so ranks scale their "
             "contributions differently and the synchronised gradient is not the global "
             "gradient clipped to the limit");
-    result.fix = clipFix(loop, *clip, *step, context);
+    result.fix = clipFix(loop, *clip, *sync, *step, context);
     result.notes.push_back({sync->loc, "the gradients are all-reduced here, after the clip"});
     result.notes.push_back(
         {step->loc, "fix: clip after the all-reduce, right before this step(), so every rank "

@@ -412,7 +412,8 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
                         (fixed ? "" : " (program-level fix)");
   // How the last compared step differs: its learning rate, its gradient.
   size_t lastStep = static_cast<size_t>(windows) - 1;
-  if (lastStep < written.stepLearningRates.size() && lastStep < reference.stepLearningRates.size()) {
+  if (lastStep < written.stepLearningRates.size() &&
+      lastStep < reference.stepLearningRates.size()) {
     c.learningRateAsWritten = written.stepLearningRates[lastStep];
     c.learningRateReference = reference.stepLearningRates[lastStep];
     c.lastStepGradientRatio = written.appliedGradientNorms[lastStep] /
@@ -429,8 +430,8 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
                 " in the reference";
     if (windows > 1 && !near(c.lastStepGradientRatio, gradient.normRatio))
       update += "; applied gradient at step " + std::to_string(windows) + ": " +
-                format("%.3f", c.lastStepGradientRatio) + "x the reference's (step 1: " +
-                format("%.3f", gradient.normRatio) + "x)";
+                format("%.3f", c.lastStepGradientRatio) +
+                "x the reference's (step 1: " + format("%.3f", gradient.normRatio) + "x)";
   }
   if (deviates && fixMatches) {
     c.verdict = "confirmed";

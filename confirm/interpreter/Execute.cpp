@@ -1200,8 +1200,8 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
     if (window == 0)
       result.firstAppliedGradient = grads.flatten();
     result.stepLearningRates.push_back(
-        scheduler ? optimizer.lr * std::pow(scheduler->gamma,
-                                            stepLRDecays(result.steps, scheduler->stepSize))
+        scheduler ? optimizer.lr *
+                        std::pow(scheduler->gamma, stepLRDecays(result.steps, scheduler->stepSize))
                   : optimizer.lr);
     result.appliedGradientNorms.push_back(vectorNorm(grads.flatten()));
     std::vector<float> before = flatten(model);

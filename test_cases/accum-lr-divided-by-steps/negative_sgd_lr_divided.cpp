@@ -1,14 +1,15 @@
 // RUN: %check_gradlint %s
-// GRADLINT-PLACEHOLDER: written by tools/new_check.py; delete this line once the case is written.
-// TODO: a loop close to the bug that accum-lr-divided-by-steps must not report, and why.
+// Plain SGD: the update is linear in the learning rate and in the gradient, so
+// lr / N with a summed gradient is the same update as lr with loss / N.
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
            std::vector<torch::Tensor> &targets) {
-  torch::optim::SGD optimizer(model->parameters(), 0.1);
   const int accum_steps = 4;
+  const double lr = 0.1;
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(lr / accum_steps));
   for (size_t i = 0; i < inputs.size(); ++i) {
-    auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / accum_steps;
+    auto loss = torch::mse_loss(model->forward(inputs[i]), targets[i]);
     loss.backward();
     if ((i + 1) % accum_steps == 0) {
       optimizer.step();
