@@ -1218,6 +1218,26 @@ private:
     return agreed;
   }
 
+  /// `x / d` with x unknown and d a constant (`lr / accum_steps`): the
+  /// option's default divided by d, so that the division the code shows still
+  /// acts; the default is listed as assumed. Returns whether it applied.
+  bool scaleDefault(const Expr *expr, double &field, const char *option, OptimizerSpec &spec) {
+    auto *division = dyn_cast<BinaryOperator>(stripCasts(expr)->IgnoreParens());
+    if (!division || division->getOpcode() != BO_Div || constant(division->getLHS()))
+      return false;
+    std::optional<double> divisor = constant(division->getRHS());
+    if (!divisor || *divisor == 0)
+      return false;
+    spec.defaulted.push_back({option, formatValue(field) + " / " + formatValue(*divisor),
+                              "the dividend is not a constant in the code; the division is"});
+    field /= *divisor;
+    return true;
+  }
+  static bool lrScaled(const OptimizerSpec &spec) {
+    return !spec.defaulted.empty() && spec.defaulted.back().name == "lr" &&
+           spec.defaulted.back().value.find(" / ") != std::string::npos;
+  }
+
   /// One option setter, `.weight_decay(0.1)`, applied to `spec`. Returns
   /// whether it set the learning rate from a constant.
   bool applySetter(const CXXMemberCallExpr *call, OptimizerSpec &spec) {
@@ -1229,12 +1249,12 @@ private:
     auto set = [&](double &field, const char *option) {
       if (value)
         field = *value;
-      else
+      else if (!scaleDefault(arg, field, option, spec))
         spec.defaulted.push_back({option, formatValue(field), "not a constant in the code"});
     };
     if (name == "lr") {
       set(spec.lr, "lr");
-      return value.has_value();
+      return value.has_value() || lrScaled(spec);
     }
     if (name == "momentum")
       set(spec.momentum, "momentum");
@@ -1323,7 +1343,7 @@ private:
         spec.lr = *lr;
         return true;
       }
-      return false;
+      return scaleDefault(expr, spec.lr, "lr", spec);
     }
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
       bool lr = readOptions(call->getImplicitObjectArgument(), spec, depth + 1);

@@ -1,5 +1,6 @@
 // RUN: %check_gradlint %s
 // CONFIRM-VERDICT: accum-missing-loss-division not-confirmed: normalises the gradient's scale
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: has no fix-it
 // A trainer that "scales the learning rate by the accumulation steps" in its
 // constructor, for AdamW: AdamW divides each update by the gradient's running
 // scale, so the smaller rate does not stand in for the missing loss division.
@@ -8,6 +9,7 @@
 struct DiffusionTrainer {
   DiffusionTrainer(double lr, int accumulation_steps) {
     this->lr = lr / accumulation_steps;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: learning rate of an adaptive optimizer is divided by the accumulation steps {{.*}} [accum-lr-divided-by-steps]
     this->accumulation_steps = accumulation_steps;
   }
 
@@ -19,7 +21,7 @@ struct DiffusionTrainer {
       auto loss = torch::sum((denoiser->forward(image + noise) - noise).pow(2), {1}, true).mean();
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: loss passed to backward() is not divided by the accumulation steps (N = accumulation_steps); {{.*}} [accum-missing-loss-division]
-      // CHECK-MESSAGES: :10:19: note: the learning rate is divided by accumulation_steps here instead; {{.*}} it makes every update accumulation_steps times smaller
+      // CHECK-MESSAGES: :11:19: note: the learning rate is divided by accumulation_steps here instead; {{.*}} it makes every update accumulation_steps times smaller
       // CHECK-FIXES: {{^}}      auto loss = torch::sum((denoiser->forward(image + noise) - noise).pow(2), {1}, true).mean();{{$}}
       // CHECK-FIXES-NEXT: {{^}}      (loss / accumulation_steps).backward();{{$}}
       if ((step + 1) % accumulation_steps == 0) {
