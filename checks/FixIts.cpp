@@ -351,6 +351,9 @@ std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::Stri
       llvm::dyn_cast_or_null<clang::BinaryOperator>(site ? site->IgnoreParens() : nullptr);
   if (!division || division->getOpcode() != clang::BO_Div)
     return std::nullopt;
+  // `wd / (N * W)` divides by more than N: dropping it all would drop W too.
+  if (llvm::isa<clang::BinaryOperator>(division->getRHS()->IgnoreParenImpCasts()))
+    return std::nullopt;
   // Up through parentheses and conversions to the call that takes it.
   const clang::Stmt *node = site;
   const clang::Stmt *parent = nullptr;

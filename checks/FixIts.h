@@ -73,7 +73,8 @@ std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string repla
 
 /// `x / d` handed straight to the option setter `setter(...)` (or, for "lr",
 /// to an optimizer's options constructor) becomes `x`. Nothing when the
-/// division is stored in a variable other code may read too.
+/// division is stored in a variable other code may read too, or when `d` is
+/// itself a product or quotient (it may hold more than N).
 std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::StringRef setter,
                                              clang::ASTContext &context);
 

@@ -29,6 +29,13 @@ std::optional<FindingFix> schedulerFix(const TrainingLoop &loop, const TrainingE
   return fix;
 }
 
+bool stepsAnotherOptimizerEveryMicroBatch(const TrainingLoop &loop) {
+  for (const TrainingEvent *step : loop.eventsOf(EventKind::Step))
+    if (step->condition == EventCondition::EveryMicroBatch)
+      return true;
+  return false;
+}
+
 } // namespace
 
 void SchedulerPerMicroBatchCheck::check(const TrainingLoop &loop, CheckContext &context) {
@@ -46,6 +53,11 @@ void SchedulerPerMicroBatchCheck::check(const TrainingLoop &loop, CheckContext &
     // unrelated condition (`if (i % 100 == 0)`) the period is the code's choice.
     if (scheduler->condition != EventCondition::EveryMicroBatch ||
         scheduler->steppedEveryMicroBatch || scheduler->guardedByUnrelatedCondition)
+      continue;
+    // A scheduler of another optimizer (a GAN's critic that steps on every
+    // batch); of an unknown one, when such an optimizer exists.
+    if (scheduler->optimizer ? scheduler->optimizer != step->optimizer
+                             : stepsAnotherOptimizerEveryMicroBatch(loop))
       continue;
     Finding result = finding(
         loop.reportLocation(*scheduler),

@@ -133,7 +133,9 @@ struct TrainingEvent {
   bool steppedEveryMicroBatch = false;
 
   // Details, by kind.
-  const clang::ValueDecl *optimizer = nullptr; ///< Step/GradReset on an optimizer
+  /// Step/GradReset on an optimizer; SchedulerStep: the optimizer the scheduler
+  /// was constructed on, when the code shows it.
+  const clang::ValueDecl *optimizer = nullptr;
   const clang::ValueDecl *module = nullptr;    ///< GradReset by Module::zero_grad
   std::vector<ScaleFactor> scaling;            ///< Backward: loss scaling; GradDivide: the divisor
   ReduceOpKind reduceOp = ReduceOpKind::Unknown; ///< AllReduce

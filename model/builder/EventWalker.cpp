@@ -34,6 +34,27 @@ bool clearsGradient(const Expr *value) {
   return false;
 }
 
+/// The optimizer a scheduler variable was constructed on: `StepLR s(opt, ...)`,
+/// `std::make_unique<StepLR>(opt, ...)`; null when the code does not show it.
+const ValueDecl *scheduledOptimizer(const ValueDecl *scheduler, ValueFacts &facts) {
+  if (!scheduler)
+    return nullptr;
+  for (const ValueOrigin &origin : facts.originsOf(scheduler)) {
+    if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
+      continue;
+    const Expr *value = origin.value ? stripCasts(origin.value) : nullptr;
+    const Expr *first = nullptr;
+    if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(value))
+      first = construct->getNumArgs() ? construct->getArg(0) : nullptr;
+    else if (auto *call = dyn_cast_or_null<CallExpr>(value))
+      first = call->getNumArgs() ? call->getArg(0) : nullptr;
+    if (first)
+      if (const ValueDecl *optimizer = facts.referencedDecl({first, nullptr}))
+        return optimizer;
+  }
+  return nullptr;
+}
+
 /// Walks one scope in source order and records its training events.
 struct EventWalker {
   ValueFacts &facts;
@@ -115,6 +136,9 @@ struct EventWalker {
     }
     case ApiKind::SchedulerStep:
       emit(state, EventKind::SchedulerStep, call, call->getBeginLoc());
+      if (object)
+        state.events.back().event.optimizer =
+            scheduledOptimizer(facts.referencedDecl({object, state.frame}), facts);
       return;
     case ApiKind::LossFunction:
       emit(state, EventKind::LossComputation, call, call->getBeginLoc());

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
 // The `continue` skips the update on non-boundary micro-batches, but the
 // scheduler is stepped above that guard, so it runs on all of them.
 #include <torch/torch.h>

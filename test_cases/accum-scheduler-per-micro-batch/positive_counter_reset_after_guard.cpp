@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
 // A micro-batch counter reaches N and is reset inside the update branch; the
 // scheduler sits after that branch at the end of the body, on every micro-batch.
 #include <torch/torch.h>

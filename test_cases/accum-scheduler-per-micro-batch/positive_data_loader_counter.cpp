@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.500x
 // Range-for over a data loader with a separate batch counter; StepLR is stepped
 // for every batch the loader yields, not for every optimizer step.
 #include <torch/torch.h>

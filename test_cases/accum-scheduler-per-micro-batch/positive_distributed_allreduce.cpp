@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.500x
 // Data-parallel training: gradients are all-reduced and averaged at the boundary,
 // but the scheduler is stepped on every local micro-batch.
 #include <torch/torch.h>

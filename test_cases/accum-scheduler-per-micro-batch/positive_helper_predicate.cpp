@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
 // A helper predicate decides when to step; the scheduler is stepped after the
 // `if (should_step(i))` block, on every call of the loop body.
 #include <torch/torch.h>

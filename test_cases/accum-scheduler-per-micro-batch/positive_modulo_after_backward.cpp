@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.062x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
 // StepLR stepped right after backward(), outside the `(i + 1) % N == 0` branch:
 // it advances on every micro-batch while the optimizer steps once per window.
 #include <torch/torch.h>

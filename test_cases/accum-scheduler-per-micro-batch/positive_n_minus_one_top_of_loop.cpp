@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.500x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 1\.000x
 // The scheduler is stepped first thing in the loop body, before the forward pass;
 // the boundary is `it % N == N - 1`, so the schedule still moves N times per update.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.500x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 1\.000x
 // Nested loops: the inner loop runs the N micro-batches of one window and the
 // update follows it; the scheduler is stepped inside the inner loop, N times per update.
 #include <torch/torch.h>

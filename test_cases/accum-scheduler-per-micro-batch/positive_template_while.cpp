@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.500x
 // A function template over the model type with a while loop; the scheduler is
 // stepped on every micro-batch, before the boundary test.
 #include <torch/torch.h>

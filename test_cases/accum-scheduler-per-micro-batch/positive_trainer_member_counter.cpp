@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.062x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
 // A trainer class: train_step() is called once per micro-batch and keeps the
 // window in a member counter; the member scheduler steps on every call.
 #include <torch/torch.h>

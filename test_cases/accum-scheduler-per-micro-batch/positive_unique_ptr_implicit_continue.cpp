@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.125x
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch confirmed: update 0\.250x
 // The optimizer is held in a unique_ptr; the boundary is an implicit
 // `if ((i + 1) % N) continue;` and the scheduler is stepped before it.
 #include <torch/torch.h>

@@ -1,0 +1,26 @@
+// RUN: %check_gradlint %s
+// Data-parallel loop whose weight decay is divided by the world size (a questionable
+// choice, but not the accumulation steps): this check has nothing to say.
+#include <torch/torch.h>
+#include <c10d/ProcessGroup.hpp>
+
+void train_ddp(torch::nn::Linear model, c10::intrusive_ptr<c10d::ProcessGroup> pg,
+               const std::vector<torch::Tensor> &xs, const std::vector<torch::Tensor> &ys) {
+  const int accum_steps = 2;
+  const int world = pg->getSize();
+  torch::optim::SGD opt(model->parameters(),
+                        torch::optim::SGDOptions(0.05).weight_decay(0.2 / world));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;
+    loss.backward();
+    if ((i + 1) % accum_steps == 0) {
+      for (auto &p : model->parameters()) {
+        std::vector<torch::Tensor> bufs{p.grad()};
+        pg->allreduce(bufs)->wait();
+        p.grad().div_(world);
+      }
+      opt.step();
+      opt.zero_grad();
+    }
+  }
+}

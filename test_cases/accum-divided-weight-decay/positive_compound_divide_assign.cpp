@@ -1,0 +1,29 @@
+// RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-divided-weight-decay not-executable: no program-level fix
+// The decay read from the run's settings is scaled down in place (`wd /= accum_steps`)
+// before the optimizer is built; reported at the `/=`, no fix-it there.
+// Not executable: there is no fix-it for `/=` and the runtime has no program-level fix for
+// this check, so there is no fixed loop to run.
+#include <torch/torch.h>
+
+struct RunSettings {
+  double lr = 0.05;
+  double wd = 0.2;
+};
+
+void train(torch::nn::Linear model, const RunSettings &settings,
+           const std::vector<torch::Tensor> &xs, const std::vector<torch::Tensor> &ys) {
+  const int accum_steps = 2;
+  double wd = settings.wd;
+  wd /= accum_steps;
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: warning: weight decay is divided by the accumulation steps {{.*}} [accum-divided-weight-decay]
+  torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(settings.lr).weight_decay(wd));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;
+    loss.backward();
+    if ((i + 1) % accum_steps == 0) {
+      opt.step();
+      opt.zero_grad();
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-divided-weight-decay not-executable: no program-level fix
+// The decay is divided into a variable first (`double wd = 0.3 / N;`) and then passed to
+// weight_decay(wd); the boundary comes from a helper predicate. No fix-it: the division is
+// not written in the weight_decay() call.
+// Not executable: without a fix-it (see above) and with no program-level fix for this check
+// in the runtime there is no fixed loop to compare against.
+#include <torch/torch.h>
+
+static const int kGradAccumSteps = 4;
+
+static bool should_step(size_t i) { return (i + 1) % kGradAccumSteps == 0; }
+
+void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
+           const std::vector<torch::Tensor> &ys) {
+  double wd = 0.3 / kGradAccumSteps;
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: weight decay is divided by the accumulation steps {{.*}} [accum-divided-weight-decay]
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.05).weight_decay(wd));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / kGradAccumSteps;
+    loss.backward();
+    if (should_step(i)) {
+      sgd.step();
+      sgd.zero_grad();
+    }
+  }
+}
