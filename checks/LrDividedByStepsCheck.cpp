@@ -12,6 +12,11 @@ class LrDividedByStepsCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+
+private:
+  void reportDivisions(const TrainingLoop &loop, const TrainingEvent &step,
+                       const std::string &steps, const std::string &stepsText,
+                       CheckContext &context);
 };
 
 } // namespace
@@ -19,13 +24,22 @@ public:
 void LrDividedByStepsCheck::check(const TrainingLoop &loop, CheckContext &context) {
   if (!loop.hasWindow())
     return;
-  const TrainingEvent *step = loop.boundaryStep();
-  // With SGD lr / N equals loss / N (the update is linear in both): no finding.
-  if (!step || step->algorithm != OptimizerAlgorithm::Adaptive)
-    return;
   std::string steps = describeSteps(loop);
   std::string stepsText = loop.window->steps.text.empty() ? "N" : loop.window->steps.text;
-  for (const ScaleFactor &factor : step->learningRateScaling) {
+  // Every optimizer that steps at the boundary (a second one may follow the first).
+  for (const TrainingEvent *step : loop.eventsOf(EventKind::Step)) {
+    // With SGD lr / N equals loss / N (the update is linear in both): no finding.
+    if (step->condition != EventCondition::Boundary || step->steppedEveryMicroBatch ||
+        step->algorithm != OptimizerAlgorithm::Adaptive)
+      continue;
+    reportDivisions(loop, *step, steps, stepsText, context);
+  }
+}
+
+void LrDividedByStepsCheck::reportDivisions(const TrainingLoop &loop, const TrainingEvent &step,
+                                            const std::string &steps, const std::string &stepsText,
+                                            CheckContext &context) {
+  for (const ScaleFactor &factor : step.learningRateScaling) {
     if (!factor.isAccumulationSteps)
       continue;
     Finding result = finding(
@@ -33,13 +47,13 @@ void LrDividedByStepsCheck::check(const TrainingLoop &loop, CheckContext &contex
         "learning rate of an adaptive optimizer is divided by the accumulation steps (" + steps +
             "); Adam, AdamW, RMSprop and Adagrad divide the update by the gradient's own scale, "
             "so this does not stand in for dividing the loss: every update of step() at line " +
-            std::to_string(context.line(step->loc)) + " is N times smaller than intended");
+            std::to_string(context.line(step.loc)) + " is N times smaller than intended");
     if (std::optional<SourceEdit> edit =
             fixits::dropOptionDivision(factor.site, "lr", context.astContext()))
       result.fix = FindingFix{"drop the division of the learning rate", true, {*edit}};
     result.notes.push_back(windowNote(loop, context));
-    result.notes.push_back({step->loc, "fix: keep the learning rate and divide the loss by " +
-                                           stepsText + " before backward()"});
+    result.notes.push_back({step.loc, "fix: keep the learning rate and divide the loss by " +
+                                          stepsText + " before backward()"});
     context.report(std::move(result));
   }
 }

@@ -136,8 +136,8 @@ struct TrainingEvent {
   /// Step/GradReset on an optimizer; SchedulerStep: the optimizer the scheduler
   /// was constructed on, when the code shows it.
   const clang::ValueDecl *optimizer = nullptr;
-  const clang::ValueDecl *module = nullptr;    ///< GradReset by Module::zero_grad
-  std::vector<ScaleFactor> scaling;            ///< Backward: loss scaling; GradDivide: the divisor
+  const clang::ValueDecl *module = nullptr; ///< GradReset by Module::zero_grad
+  std::vector<ScaleFactor> scaling;         ///< Backward: loss scaling; GradDivide: the divisor
   ReduceOpKind reduceOp = ReduceOpKind::Unknown; ///< AllReduce
   std::string helperName;                        ///< AllReduce via a named helper
   /// GradDivide by assignment from a value not read from .grad (`grad = buffer

@@ -7,6 +7,7 @@
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 #include <set>
@@ -88,9 +89,18 @@ struct LearningRateReader {
 
   /// `SGD opt(params, options)`: the options argument of the optimizer's construction.
   void construction(const Expr *value) {
-    auto *construct = dyn_cast_or_null<CXXConstructExpr>(value ? stripImplicit(value) : nullptr);
-    if (construct && construct->getNumArgs() >= 2)
-      options(construct->getArg(1));
+    const Expr *built = value ? stripImplicit(value) : nullptr;
+    if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(built)) {
+      if (construct->getNumArgs() >= 2)
+        options(construct->getArg(1));
+      return;
+    }
+    // std::make_unique<Adam>(params, options) / std::make_shared<...>(...).
+    if (auto *call = dyn_cast_or_null<CallExpr>(built))
+      if (const FunctionDecl *callee = call->getDirectCallee())
+        if ((isNamed(callee, "make_unique") || isNamed(callee, "make_shared")) &&
+            call->getNumArgs() >= 2)
+          options(call->getArg(1));
   }
 
   /// Whether `object` is the optimizer's parameter group options or one of
@@ -151,6 +161,14 @@ void readOptimizer(ValueFacts &facts, RawEvent &step, const FunctionDecl *functi
   if (!optimizer)
     return;
   QualType type = optimizer->getType().getNonReferenceType();
+  if (type->isPointerType())
+    type = type->getPointeeType();
+  // std::unique_ptr<Adam> / std::shared_ptr<Adam>: the pointee's class.
+  if (auto *smart = dyn_cast_or_null<ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl()))
+    if ((smart->getName() == "unique_ptr" || smart->getName() == "shared_ptr") &&
+        smart->getTemplateArgs().size() >= 1 &&
+        smart->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      type = smart->getTemplateArgs()[0].getAsType();
   step.event.algorithm = algorithmOf(type->getAsCXXRecordDecl());
   LearningRateReader reader{facts, optimizer, step.learningRateFactors, step.weightDecayFactors, {},
                             settingScopes(optimizer, function)};
