@@ -1,5 +1,8 @@
 #include "checks/Check.h"
 
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
 namespace gradlint {
 
 namespace {
@@ -29,6 +32,60 @@ std::optional<FindingFix> schedulerFix(const TrainingLoop &loop, const TrainingE
   return fix;
 }
 
+/// The object a call is made on, as a declaration: `sched` in `sched.step()`,
+/// `sched->step()`, `(*sched).step()`.
+const clang::ValueDecl *objectDecl(const clang::Expr *expr) {
+  if (!expr)
+    return nullptr;
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(expr))
+    if (op->getNumArgs() >= 1 &&
+        (op->getOperator() == clang::OO_Star || op->getOperator() == clang::OO_Arrow))
+      return objectDecl(op->getArg(0));
+  if (const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr))
+    return objectDecl(member->getImplicitObjectArgument()); // unique_ptr::get()
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
+    return ref->getDecl();
+  if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(expr))
+    return member->getMemberDecl();
+  return nullptr;
+}
+
+/// `if (scheduler) scheduler->step();`: a test that the scheduler exists is
+/// not a condition on the micro-batch.
+bool onlyGuardedByItsOwnNullCheck(const TrainingEvent &scheduler, clang::ASTContext &context) {
+  const auto *call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(scheduler.stmt);
+  if (!call || !scheduler.callChain.empty())
+    return false;
+  const clang::ValueDecl *object = objectDecl(call->getImplicitObjectArgument());
+  if (!object)
+    return false;
+  const clang::Stmt *node = call;
+  int ifs = 0;
+  for (int depth = 0; depth < 8; ++depth) {
+    auto parents = context.getParents(*node);
+    const clang::Stmt *parent = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+    if (!parent ||
+        llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(parent))
+      break;
+    if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
+      if (branch->getThen() != node)
+        return false;
+      const clang::Expr *condition = branch->getCond()->IgnoreParenImpCasts();
+      if (const auto *compare = llvm::dyn_cast<clang::BinaryOperator>(condition))
+        if (compare->getOpcode() == clang::BO_NE)
+          condition = compare->getLHS()->IgnoreParenImpCasts();
+      if (const auto *conversion = llvm::dyn_cast<clang::CXXMemberCallExpr>(condition))
+        condition = conversion->getImplicitObjectArgument(); // unique_ptr's operator bool
+      if (objectDecl(condition) != object)
+        return false;
+      ++ifs;
+    }
+    node = parent;
+  }
+  return ifs == 1;
+}
+
 bool stepsAnotherOptimizerEveryMicroBatch(const TrainingLoop &loop) {
   for (const TrainingEvent *step : loop.eventsOf(EventKind::Step))
     if (step->condition == EventCondition::EveryMicroBatch)
@@ -52,7 +109,9 @@ void SchedulerPerMicroBatchCheck::check(const TrainingLoop &loop, CheckContext &
     // steps with it on every micro-batch is not part of this window. Under an
     // unrelated condition (`if (i % 100 == 0)`) the period is the code's choice.
     if (scheduler->condition != EventCondition::EveryMicroBatch ||
-        scheduler->steppedEveryMicroBatch || scheduler->guardedByUnrelatedCondition)
+        scheduler->steppedEveryMicroBatch ||
+        (scheduler->guardedByUnrelatedCondition &&
+         !onlyGuardedByItsOwnNullCheck(*scheduler, context.astContext())))
       continue;
     // A scheduler of another optimizer (a GAN's critic that steps on every
     // batch); of an unknown one, when such an optimizer exists.

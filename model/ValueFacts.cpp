@@ -452,31 +452,57 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
   return false;
 }
 
-bool ValueFacts::readsGradient(ResolvedExpr value) const { return readsGradientImpl(value, 0); }
+bool ValueFacts::readsGradient(ResolvedExpr value) const {
+  return readsGradientImpl(value, 0, /*throughReductions=*/true);
+}
 
-bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth) const {
+bool ValueFacts::carriesGradient(ResolvedExpr value) const {
+  return readsGradientImpl(value, 0, /*throughReductions=*/false);
+}
+
+namespace {
+/// Tensor methods and functions whose result no longer holds the elements.
+bool isReduction(const CallExpr *call) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (!callee || !callee->getIdentifier())
+    return false;
+  static const char *const names[] = {"norm", "sum", "mean",  "item",    "max", "min",
+                                      "std",  "var", "numel", "abs_max", "all", "any"};
+  for (const char *name : names)
+    if (callee->getName() == name)
+      return true;
+  return false;
+}
+} // namespace
+
+bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth,
+                                   bool throughReductions) const {
   if (!value.expr || depth > kMaxDepth)
     return false;
   value = resolve(value);
   const Expr *expr = stripImplicit(value.expr);
-  if (auto *call = dyn_cast<CallExpr>(expr))
+  if (auto *call = dyn_cast<CallExpr>(expr)) {
     if (classifyCall(call, options_).kind == ApiKind::GradAccess)
       return true;
+    if (!throughReductions && isReduction(call))
+      return false;
+  }
   if (const ValueDecl *decl = declOfLValue(expr)) {
-    auto found = gradientDecls_.find(decl);
-    if (found != gradientDecls_.end())
+    auto &cache = throughReductions ? gradientDecls_ : gradientElementDecls_;
+    auto found = cache.find(decl);
+    if (found != cache.end())
       return found->second;
-    gradientDecls_[decl] = false; // breaks cycles such as g = g + p.grad()
+    cache[decl] = false; // breaks cycles such as g = g + p.grad()
     bool result = false;
     for (const ValueOrigin &origin : originsOf(decl))
-      if ((result = readsGradientImpl({origin.value, nullptr}, depth + 1)))
+      if ((result = readsGradientImpl({origin.value, nullptr}, depth + 1, throughReductions)))
         break;
-    gradientDecls_[decl] = result;
+    cache[decl] = result;
     return result;
   }
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-      if (readsGradientImpl({childExpr, value.frame}, depth))
+      if (readsGradientImpl({childExpr, value.frame}, depth, throughReductions))
         return true;
   return false;
 }

@@ -86,6 +86,10 @@ public:
   /// Whether the expression reads a parameter gradient (p.grad(), p.mutable_grad(),
   /// or a variable built from them).
   bool readsGradient(ResolvedExpr value) const;
+  /// Like readsGradient, but not through a reduction (`p.grad().norm()`,
+  /// `.sum()`, `.item()`): whether the value carries the gradient's elements,
+  /// as the tensors an all-reduce synchronises must.
+  bool carriesGradient(ResolvedExpr value) const;
 
   /// The modules whose parameters an optimizer was built from
   /// (`SGD opt(model->parameters(), ...)`); empty when not visible.
@@ -106,13 +110,14 @@ private:
                     std::optional<double> constant, unsigned depth) const;
   bool isWorldSizeImpl(ResolvedExpr value, unsigned depth) const;
   bool isWorldSizeDecl(const clang::ValueDecl *decl, unsigned depth) const;
-  bool readsGradientImpl(ResolvedExpr value, unsigned depth) const;
+  bool readsGradientImpl(ResolvedExpr value, unsigned depth, bool throughReductions) const;
 
   clang::ASTContext &context_;
   ModelOptions options_;
   mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
+  mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;
   std::deque<SubstFrame> frames_;
 };
 

@@ -101,6 +101,13 @@ struct EventWalker {
       return;
     case ApiKind::TensorScaleInPlace:
       if (object && info.operand && facts.readsGradient({object, state.frame})) {
+        // grad.mul_(0) clears it.
+        if (!dividesInPlace(call, info))
+          if (std::optional<double> factor = facts.constantNumber({info.operand, state.frame});
+              factor && *factor == 0) {
+            emit(state, EventKind::GradReset, call, call->getBeginLoc());
+            return;
+          }
         const Expr *divisor = dividesInPlace(call, info)
                                   ? info.operand
                                   : reciprocalOf(facts, info.operand, state.frame);
@@ -125,7 +132,7 @@ struct EventWalker {
       // A helper the configuration names syncs the gradients whatever its arguments.
       bool onGradients = info.configured;
       for (const Expr *arg : call->arguments())
-        onGradients = onGradients || facts.readsGradient({arg, state.frame});
+        onGradients = onGradients || facts.carriesGradient({arg, state.frame});
       if (!onGradients)
         break; // a user function named like allreduce may still be followed below
       emit(state, EventKind::AllReduce, call, call->getBeginLoc());
@@ -146,6 +153,16 @@ struct EventWalker {
     default:
       break;
     }
+
+    // grad.copy_(torch::zeros_like(p)) clears it.
+    if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
+      if (const FunctionDecl *callee = member->getDirectCallee())
+        if (callee->getIdentifier() && callee->getName() == "copy_" && member->getNumArgs() >= 1 &&
+            clearsGradient(member->getArg(0)) &&
+            facts.readsGradient({member->getImplicitObjectArgument(), state.frame})) {
+          emit(state, EventKind::GradReset, call, call->getBeginLoc());
+          return;
+        }
 
     // grad = torch::Tensor() (a reset) or grad = grad / N (a division).
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(call)) {

@@ -1,0 +1,27 @@
+// RUN: %check_gradlint %s
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-executable: has no fix-it
+// The scheduler is optional; the test that it exists does not depend on the
+// micro-batch, so when it exists it steps on every micro-batch. (No fix-it:
+// the `if` would have to move with it; without one the confirmation has no
+// fixed loop to run.)
+#include <torch/torch.h>
+
+void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &ys,
+           bool decay_lr) {
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+  std::unique_ptr<torch::optim::StepLR> scheduler;
+  if (decay_lr)
+    scheduler = std::make_unique<torch::optim::StepLR>(sgd, 1, 0.5);
+  const int accum_steps = 4;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;
+    loss.backward();
+    if (scheduler)
+      scheduler->step();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: learning-rate scheduler steps on every micro-batch {{.*}} [accum-scheduler-per-micro-batch]
+    if ((i + 1) % accum_steps == 0) {
+      sgd.step();
+      sgd.zero_grad();
+    }
+  }
+}
