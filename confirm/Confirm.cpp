@@ -467,6 +467,12 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
             format("%.3g", written.clip.largestNorm) + ")";
     else
       why = "the loop as written matches the large-batch reference";
+    // The fix-it edits what the runtime ran identically both ways: the values
+    // it changes were not read (a default stood in for them).
+    if (fixed && !fixed->windowTrace.empty() && !written.windowTrace.empty() &&
+        fixed->windowTrace.back() == written.windowTrace.back() && !c.assumptions.empty())
+      why += "; the fix-it changes nothing the runtime ran, so the values it edits were not "
+             "read from the code (see the assumptions)";
     c.detail = "no numerical effect in this setting: " + why + " (parameters after " + steps +
                " off by " + format("%.1g", c.parameterErrorAsWritten) + ")";
     if (c.parameterErrorWithFix > kDeviates)
