@@ -470,9 +470,10 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     // The fix-it edits what the runtime ran identically both ways: the values
     // it changes were not read (a default stood in for them).
     if (fixed && !fixed->windowTrace.empty() && !written.windowTrace.empty() &&
-        fixed->windowTrace.back() == written.windowTrace.back() && !c.assumptions.empty())
-      why += "; the fix-it changes nothing the runtime ran, so the values it edits were not "
-             "read from the code (see the assumptions)";
+        fixed->windowTrace.back() == written.windowTrace.back() &&
+        (!c.assumptions.empty() || !c.skipped.empty()))
+      why += "; the fix-it changes nothing the runtime ran: what it edits was not read from "
+             "the code or not run (see the assumptions and what was not run)";
     c.detail = "no numerical effect in this setting: " + why + " (parameters after " + steps +
                " off by " + format("%.1g", c.parameterErrorAsWritten) + ")";
     if (c.parameterErrorWithFix > kDeviates)

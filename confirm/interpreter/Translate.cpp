@@ -1057,17 +1057,29 @@ private:
       const Expr *value = stripImplicit(origin.value);
       if (auto *newExpr = dyn_cast_or_null<CXXNewExpr>(value))
         value = newExpr->getConstructExpr();
-      auto *construct = dyn_cast_or_null<CXXConstructExpr>(value);
-      if (!construct ||
-          !isOrDerivesFrom(construct->getConstructor()->getParent(), "torch::optim::StepLR") ||
-          construct->getNumArgs() < 2)
+      // StepLR s(opt, ...), new StepLR(opt, ...), std::make_unique<StepLR>(opt, ...).
+      const CXXRecordDecl *record = nullptr;
+      std::vector<const Expr *> args;
+      if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(value)) {
+        record = construct->getConstructor()->getParent();
+        args.assign(construct->arg_begin(), construct->arg_end());
+      } else if (auto *call = dyn_cast_or_null<CallExpr>(value)) {
+        std::string name = calleeName(call);
+        if ((name == "make_unique" || name == "make_shared") && call->getDirectCallee())
+          if (const TemplateArgumentList *targs =
+                  call->getDirectCallee()->getTemplateSpecializationArgs())
+            if (targs->size() >= 1 && targs->get(0).getKind() == TemplateArgument::Type) {
+              record = recordBehind(targs->get(0).getAsType());
+              args.assign(call->arg_begin(), call->arg_end());
+            }
+      }
+      if (!record || !isOrDerivesFrom(record, "torch::optim::StepLR") || args.size() < 2)
         continue;
-      const ValueDecl *optimizer = facts_.referencedDecl({construct->getArg(0), nullptr});
-      std::optional<double> stepSize = constant(construct->getArg(1));
-      std::optional<double> gamma =
-          construct->getNumArgs() >= 3 && !isa<CXXDefaultArgExpr>(construct->getArg(2))
-              ? constant(construct->getArg(2))
-              : std::optional<double>(0.1);
+      const ValueDecl *optimizer = facts_.referencedDecl({args[0], nullptr});
+      std::optional<double> stepSize = constant(args[1]);
+      std::optional<double> gamma = args.size() >= 3 && !isa<CXXDefaultArgExpr>(args[2])
+                                        ? constant(args[2])
+                                        : std::optional<double>(0.1);
       if (!optimizer || !stepSize || !gamma || *stepSize < 1)
         continue;
       SchedulerSpec spec;
