@@ -11,6 +11,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -1203,6 +1204,26 @@ private:
     if (auto *ref = dyn_cast<DeclRefExpr>(stripCasts(expr)))
       if (auto *param = dyn_cast<ParmVarDecl>(ref->getDecl()))
         return parameterConstant(param, depth);
+    // Arithmetic on such parameters: `lr / accumulation_steps` in a helper.
+    if (auto *op = dyn_cast<BinaryOperator>(stripCasts(expr)->IgnoreParens())) {
+      if (!op->isMultiplicativeOp() && !op->isAdditiveOp())
+        return std::nullopt;
+      std::optional<double> lhs = constant(op->getLHS(), depth);
+      std::optional<double> rhs = lhs ? constant(op->getRHS(), depth) : std::nullopt;
+      if (!lhs || !rhs)
+        return std::nullopt;
+      bool integral = op->getType()->isIntegerType();
+      switch (op->getOpcode()) {
+      case BO_Mul: return *lhs * *rhs;
+      case BO_Add: return *lhs + *rhs;
+      case BO_Sub: return *lhs - *rhs;
+      case BO_Div:
+        if (*rhs == 0)
+          return std::nullopt;
+        return integral ? std::trunc(*lhs / *rhs) : *lhs / *rhs;
+      default: return std::nullopt;
+      }
+    }
     return std::nullopt;
   }
 
@@ -1361,6 +1382,13 @@ private:
       bool lr = readOptions(call->getImplicitObjectArgument(), spec, depth + 1);
       return applySetter(call, spec) || lr;
     }
+    // A helper of the file that builds the options: what it returns, with
+    // its parameters read through the constants of its call sites.
+    if (auto *call = dyn_cast<CallExpr>(expr))
+      if (const FunctionDecl *helper = builder::inlinableCallee(call, sm_)) {
+        std::vector<const Expr *> returned = returnedValues(helper->getBody());
+        return returned.size() == 1 && readOptions(returned.front(), spec, depth + 1);
+      }
     if (auto *construct = dyn_cast<CXXConstructExpr>(expr))
       return construct->getNumArgs() >= 1 && readOptions(construct->getArg(0), spec, depth + 1);
     if (const ValueDecl *decl = facts_.referencedDecl({expr, nullptr}))

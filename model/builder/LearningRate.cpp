@@ -43,8 +43,11 @@ struct LearningRateReader {
   /// Bodies that may set the learning rate (the helpers that build the options, too).
   std::vector<const Stmt *> scopes;
 
-  void learningRate(const Expr *value) { collectScaling(facts, {value, nullptr}, out); }
-  void weightDecay(const Expr *value) { collectScaling(facts, {value, nullptr}, weightDecayOut); }
+  /// Inside an options-building helper: its parameters stand for the call's arguments.
+  const SubstFrame *frame = nullptr;
+
+  void learningRate(const Expr *value) { collectScaling(facts, {value, frame}, out); }
+  void weightDecay(const Expr *value) { collectScaling(facts, {value, frame}, weightDecayOut); }
 
   /// `SGDOptions(lr / N).momentum(0.9)`, `options`, `AdamOptions(lr)`.
   void options(const Expr *expr, unsigned depth = 0) {
@@ -62,8 +65,11 @@ struct LearningRateReader {
       if (const FunctionDecl *helper =
               inlinableCallee(call, facts.context().getSourceManager())) {
         scopes.push_back(helper->getBody());
+        const SubstFrame *saved = frame;
+        frame = facts.pushFrame(helper, call, saved);
         for (const Expr *returned : returnedValues(helper->getBody()))
           options(returned, depth + 1);
+        frame = saved;
         return;
       }
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {

@@ -1,9 +1,8 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: no numerical effect
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.500x
 // A helper builds the AdamW options and divides the learning rate by the
-// project-wide accumulation constant; the loop runs over a data loader. The runtime
-// does not read options built in a helper and runs LibTorch's default lr both as
-// written and fixed: not-confirmed (no numerical effect).
+// project-wide accumulation constant; the loop runs over a data loader. The lr
+// is not a constant: the confirmation runs the default lr divided by N.
 #include <torch/torch.h>
 
 constexpr int kAccumulationSteps = 2;
