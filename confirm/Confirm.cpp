@@ -223,6 +223,129 @@ std::string optimizerWords(const interp::OptimizerSpec &spec) {
   return spec.written.empty() ? spec.type : spec.written;
 }
 
+/// The final parameters' distance from the reference's, as a fraction of how
+/// far the reference moved.
+double finalParameterError(const interp::Execution &run, const interp::Execution &reference) {
+  if (run.windowTrace.empty() || reference.windowTrace.empty())
+    return 0.0;
+  double travelled =
+      std::max(distance(reference.windowTrace.back(), reference.windowTrace.front()), 1e-30);
+  return distance(run.windowTrace.back(), reference.windowTrace.back()) / travelled;
+}
+
+std::string percentOf(int part, int whole) {
+  return std::to_string(part) + " of " + std::to_string(whole) + " (" +
+         format("%.1f", 100.0 * part / std::max(whole, 1)) + "%)";
+}
+
+/// Where the micro-batches of a run over epochs went, in words.
+std::string describeFates(const interp::MicroBatchFates &fates, int total) {
+  int lost = fates.discarded + fates.leftOver;
+  std::string text = percentOf(lost, total) + " micro-batches never reached a step()";
+  if (lost > 0) {
+    std::vector<std::string> parts;
+    if (fates.discarded)
+      parts.push_back(std::to_string(fates.discarded) + " discarded by a gradient reset");
+    if (fates.leftOver)
+      parts.push_back(std::to_string(fates.leftOver) + " still in .grad when the run ended");
+    text += " (";
+    for (size_t i = 0; i < parts.size(); ++i)
+      text += (i ? ", " : "") + parts[i];
+    text += ")";
+  }
+  if (fates.leaked)
+    text += ", " + percentOf(fates.leaked, total) +
+            " were stepped only in a later epoch's first window";
+  return text;
+}
+
+/// accum-trailing-micro-batches: whole epochs whose micro-batches are not a
+/// multiple of N, run as written and with the fix-it, against the reference
+/// that steps each epoch's short last window on the mean over its own r.
+Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
+                               const interp::ExecutionSetting &base, int n, int w) {
+  interp::ExecutionSetting epochs = base;
+  epochs.accumulationSteps = n;
+  epochs.worldSize = w;
+  epochs.epochMicroBatches = 2 * n + std::max(1, n / 2);
+  epochs.epochs = 2;
+  interp::Execution written = interp::execute(*code.asWritten, epochs);
+  c.assumptions.clear();
+  for (const interp::Assumption &a : written.assumptions)
+    c.assumptions.push_back({a.name, a.value, a.why});
+  c.skipped = written.skipped;
+  if (!written.problem.empty()) {
+    c.verdict = "not-executable";
+    c.detail = written.problem;
+    return c;
+  }
+  int total = written.microBatches;
+  std::string sizes;
+  for (size_t i = 0; i < written.epochSizes.size(); ++i)
+    sizes += (i ? ", " : "") + std::to_string(written.epochSizes[i]);
+  std::string over = "over " + std::to_string(written.epochSizes.size()) + " epoch" +
+                     (written.epochSizes.size() == 1 ? "" : "s") + " of " + sizes +
+                     " micro-batches (N=" + std::to_string(n) + ")";
+  c.unsteppedFraction =
+      static_cast<double>(written.fates.discarded + written.fates.leftOver) / std::max(total, 1);
+  c.leakedFraction = static_cast<double>(written.fates.leaked) / std::max(total, 1);
+  std::string asWritten = over + ": " + describeFates(written.fates, total);
+  if (!code.fixed) {
+    c.verdict = "not-executable";
+    c.fix = "none";
+    c.detail = asWritten + "; " + code.noFix + ": there is no fixed loop to run";
+    return c;
+  }
+  interp::Execution fixed = interp::execute(*code.fixed, epochs);
+  if (!fixed.problem.empty()) {
+    c.verdict = "not-executable";
+    c.detail = "the loop with the fix-it applied cannot be run: " + fixed.problem;
+    return c;
+  }
+  c.fix = "the finding's fix-it, applied to the source and re-parsed";
+  interp::ClipUse clip = fixed.clip.used ? fixed.clip : written.clip;
+  interp::Execution reference = interp::referenceEpochRun(
+      fixed.optimizer, n, w, /*meanOverRanks=*/true, clip, epochs, written.epochSizes);
+  if (w > 1) {
+    interp::Execution sum =
+        interp::referenceEpochRun(fixed.optimizer, n, w, false, clip, epochs, written.epochSizes);
+    if (finalParameterError(fixed, sum) < finalParameterError(fixed, reference))
+      reference = std::move(sum);
+  }
+  c.windows = reference.steps;
+  c.parameterErrorAsWritten = finalParameterError(written, reference);
+  c.parameterErrorWithFix = finalParameterError(fixed, reference);
+  int lostOrLate = written.fates.discarded + written.fates.leftOver + written.fates.leaked;
+  bool fixStepsAll = fixed.fates.discarded + fixed.fates.leftOver + fixed.fates.leaked == 0;
+  std::string versus =
+      "; parameters after them off by " + format("%.3g", c.parameterErrorAsWritten) +
+      " of the distance moved, against the reference that steps every window "
+      "and each epoch's short last one on its own mean (" +
+      std::to_string(reference.steps) + " steps, " + std::to_string(written.steps) + " as written)";
+  std::string withFix = "; with the fix: " + describeFates(fixed.fates, fixed.microBatches) +
+                        ", off by " + format("%.2g", c.parameterErrorWithFix);
+  int r = written.epochSizes.empty() ? 0 : written.epochSizes.front() % n;
+  if (fixStepsAll && c.parameterErrorWithFix > kMatches && r > 0)
+    withFix += " (each micro-batch of the fixed loop's short last window weighs 1/N as the "
+               "code's loss scaling says, not 1/r: that update is r/N = " +
+               std::to_string(r) + "/" + std::to_string(n) + " of the reference's)";
+  if (lostOrLate > 0 && c.parameterErrorAsWritten > kDeviates && fixStepsAll) {
+    c.verdict = "confirmed";
+    c.detail = asWritten + versus + withFix;
+  } else if (lostOrLate > 0 && c.parameterErrorAsWritten > kDeviates) {
+    c.verdict = "not-confirmed";
+    c.detail = asWritten + versus + "; but the fix does not step them all either" + withFix;
+  } else {
+    c.verdict = "not-confirmed";
+    c.detail = "no numerical effect in this setting: " + asWritten +
+               (written.epochSizes.size() && r == 0
+                    ? " (the loop's batch count in the code is a multiple of N)"
+                    : "") +
+               versus;
+  }
+  return c;
+}
+
 } // namespace
 
 std::string confirmationContext(const Confirmation &c) {
@@ -295,6 +418,8 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     return c;
   }
   c.windows = windows;
+  if (diagnosed == "accum-trailing-micro-batches")
+    return confirmOverEpochs(code, std::move(c), setting, n, w);
   // The fixed side: the finding's own fix-it, else the summary's program fix.
   interp::ExecutionSetting same = setting;
   same.accumulationSteps = n;

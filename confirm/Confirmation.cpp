@@ -19,6 +19,8 @@ nlohmann::ordered_json confirmationToJson(const Confirmation &c, bool withTraces
                                  {"learning_rate_as_written", c.learningRateAsWritten},
                                  {"learning_rate_reference", c.learningRateReference},
                                  {"last_step_gradient_ratio", c.lastStepGradientRatio},
+                                 {"unstepped_fraction", c.unsteppedFraction},
+                                 {"leaked_fraction", c.leakedFraction},
                                  {"fix", c.fix}};
   nlohmann::ordered_json assumptions = nlohmann::ordered_json::array();
   for (const ConfirmationAssumption &a : c.assumptions)
@@ -55,6 +57,8 @@ Confirmation confirmationFromJson(const nlohmann::ordered_json &json) {
   json.at("learning_rate_as_written").get_to(c.learningRateAsWritten);
   json.at("learning_rate_reference").get_to(c.learningRateReference);
   json.at("last_step_gradient_ratio").get_to(c.lastStepGradientRatio);
+  json.at("unstepped_fraction").get_to(c.unsteppedFraction);
+  json.at("leaked_fraction").get_to(c.leakedFraction);
   json.at("fix").get_to(c.fix);
   for (const auto &a : json.at("assumptions"))
     c.assumptions.push_back({a.at("name").get<std::string>(), a.at("value").get<std::string>(),

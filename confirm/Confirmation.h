@@ -47,6 +47,11 @@ struct Confirmation {
   double learningRateAsWritten = 0.0;
   double learningRateReference = 0.0;
   double lastStepGradientRatio = 0.0;
+  /// Over whole epochs (accum-trailing-micro-batches): the fraction of the
+  /// micro-batches whose gradient no step() applied as written, and the
+  /// fraction a step() applied only in a later epoch.
+  double unsteppedFraction = 0.0;
+  double leakedFraction = 0.0;
   /// How the fixed loop was made: "fix-it" (the finding's own edit, applied
   /// and re-parsed), "program-level fix" (of the loop's summary), or "none".
   std::string fix;

@@ -42,8 +42,10 @@ struct ModelBuilder::Impl {
     builder::walkEvents(body, state, facts);
     std::vector<TrainingLoop> loops =
         builder::findTrainingLoops(facts, state.events, loopStmt, function);
-    for (TrainingLoop &loop : loops)
+    for (TrainingLoop &loop : loops) {
       loop.opaqueCalls = state.opaqueCalls;
+      builder::readLoopEnd(facts, loop);
+    }
     return loops;
   }
 

@@ -58,6 +58,21 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
     } else {
       out << "  window: none (step() on every micro-batch)\n";
     }
+    if (loop.end.counter != CounterScope::Unknown || loop.end.flush || loop.end.epochReset) {
+      out << "  loop end: counter "
+          << (loop.end.counter == CounterScope::RestartsWithLoop ? "restarts with the loop"
+              : loop.end.counter == CounterScope::RunsAcross     ? "runs across epochs"
+                                                                 : "unknown");
+      if (loop.end.epochLoop)
+        out << ", epoch loop at " << where(loop.end.epochLoop->getBeginLoc());
+      if (loop.end.flush)
+        out << ", flush at " << where(loop.end.flush->getBeginLoc());
+      if (loop.end.epochReset)
+        out << ", epoch reset at " << where(loop.end.epochReset->getBeginLoc());
+      if (loop.end.batchCountMultipleOfSteps)
+        out << ", batches a multiple of N";
+      out << "\n";
+    }
     for (const clang::CallExpr *call : loop.opaqueCalls)
       out << "  opaque call at " << where(call->getBeginLoc()) << "\n";
     if (loop.worldSize.known())

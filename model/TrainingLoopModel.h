@@ -156,6 +156,29 @@ struct TrainingEvent {
   std::vector<ScaleFactor> weightDecayScaling;
 };
 
+/// Whether the window counter starts over when the loop starts again.
+enum class CounterScope {
+  Unknown,
+  RestartsWithLoop, ///< the loop's own index, or declared or set to 0 before each run of the loop
+  RunsAcross,       ///< declared outside the epoch loop (or a field) and not set to 0 per epoch
+};
+
+/// What the code does when the loop's data runs out with a window still open
+/// (the loop's batches are not a multiple of N). Filled for flat windows.
+struct LoopEnd {
+  /// The loop around this one in the same function (an epoch loop).
+  const clang::Stmt *epochLoop = nullptr;
+  CounterScope counter = CounterScope::Unknown;
+  /// A step() after the loop that runs before the next epoch's data: a flush.
+  const clang::Stmt *flush = nullptr;
+  /// A gradient reset in the epoch loop outside this loop (`zero_grad()` at an epoch's start).
+  const clang::Stmt *epochReset = nullptr;
+  /// B of `for (i = 0; i < B; ++i)` when the window counter is that i.
+  const clang::Expr *batchCount = nullptr;
+  /// B is provably a multiple of N (constants, or `N * k`): no partial window.
+  bool batchCountMultipleOfSteps = false;
+};
+
 enum class LoopKind {
   Loop,         ///< for / while / do / range-for loop
   StepFunction, ///< a function called once per micro-batch, window kept by a counter
@@ -176,6 +199,7 @@ struct TrainingLoop {
   /// function declared without a body here, a function pointer, a callable
   /// object whose target is not known. They may reset or step anything.
   std::vector<const clang::CallExpr *> opaqueCalls;
+  LoopEnd end;
 
   bool hasWindow() const { return window.has_value() && !window->steps.provablyOne(); }
   std::vector<const TrainingEvent *> eventsOf(EventKind kind) const;

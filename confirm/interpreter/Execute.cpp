@@ -191,6 +191,10 @@ public:
       result_.problem = std::string("the runtime rejected an operation: ") + error.what();
     }
     result_.microBatches = consumed_;
+    result_.fates.leftOver = static_cast<int>(pending_.size());
+    if (setting_.epochMicroBatches > 0 && epoch_ > 0 &&
+        result_.epochSizes.size() < static_cast<size_t>(epoch_))
+      result_.epochSizes.push_back(consumed_ - epochStart_);
     if (result_.problem.empty() && result_.steps == 0)
       result_.problem = consumed_ == 0
                             ? "no forward pass ran: the interpreter found no data loop"
@@ -220,6 +224,11 @@ private:
   std::vector<long> loopTokens_;
   long tokenCounter_ = 0, lastForwardToken_ = -1;
   int consumed_ = 0, currentMicroBatch_ = -1;
+  /// Epoch mode: the epoch running (1-based; 0 before the data loop starts)
+  /// and the micro-batches backpropagated since the last step or reset.
+  int epoch_ = 0, epochStart_ = 0;
+  long dataIteration_ = -1; ///< the data loop's iteration while it runs with an unknown length
+  std::vector<std::pair<int, int>> pending_;
   long statements_ = 0;
   bool anyBackward_ = false;
   std::map<int, int> schedulerCalls_;   ///< per scheduler
@@ -269,6 +278,8 @@ private:
       throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
                    "`, which the interpreter cannot trace to a forward pass"};
     anyBackward_ = true;
+    if (pending_.empty() || pending_.back().first != currentMicroBatch_)
+      pending_.push_back({currentMicroBatch_, epoch_});
     std::map<int, double> scales;
     for (const Term &term : loss.terms)
       scales[term.microBatch] += term.scale;
@@ -307,6 +318,11 @@ private:
     result_.stepLearningRates.push_back(scheduled != learningRates_.end() ? scheduled->second
                                                                           : spec.lr);
     result_.appliedGradientNorms.push_back(vectorNorm(ranks_[0].grads.flatten()));
+    for (const auto &[micro, epoch] : pending_) {
+      ++result_.fates.stepped;
+      result_.fates.leaked += epoch < epoch_ ? 1 : 0;
+    }
+    pending_.clear();
     for (Rank &rank : ranks_) {
       std::unique_ptr<AnyOptimizer> &optimizer = rank.optimizers[id];
       if (!optimizer) {
@@ -344,7 +360,11 @@ private:
       rank.grads.roundToStorage(backend_);
   }
 
-  void zeroGrads(const std::vector<int> &params) { scaleGrads(params, 0.0); }
+  void zeroGrads(const std::vector<int> &params) {
+    scaleGrads(params, 0.0);
+    result_.fates.discarded += static_cast<int>(pending_.size());
+    pending_.clear();
+  }
 
   void clip(bool byValue, double limit, unsigned line) {
     if (!(limit >= 0))
@@ -595,6 +615,12 @@ private:
       // `(i + 1) % N == 0 || i + 1 == num_batches`: the last-batch extension
       // of a guard; the run covers the first windows of a longer epoch.
       if (node.op == "||" && a.isNumber() && !b.isNumber() && node.children[1]->op == "==") {
+        if (setting_.epochMicroBatches > 0 && dataIteration_ >= 0) {
+          assume("`" + node.children[1]->text + "`" + lineText(node.line),
+                 "true at each epoch's last micro-batch",
+                 "its operand is not known; it is read as the data loop's last-batch test");
+          return Value::of(a.number != 0 || dataIteration_ + 1 == setting_.epochMicroBatches);
+        }
         assume("`" + node.children[1]->text + "`" + lineText(node.line), "false",
                "its operand is not known; the run covers the first " + std::to_string(budget_) +
                    " micro-batches of a longer epoch");
@@ -1010,6 +1036,20 @@ private:
 
   /// What a loop whose length the code does not show does.
   Unbounded unbounded(const Node &node) {
+    if (setting_.epochMicroBatches > 0 && node.isDataLoop) {
+      int m = setting_.epochMicroBatches;
+      assume("data", std::to_string(m) + " micro-batches per epoch",
+             "the data loader's length is not in the code; each epoch takes " +
+                 std::to_string(m / n_) + " windows of N and " + std::to_string(m % n_) +
+                 " micro-batches more");
+      return Unbounded::Run;
+    }
+    if (setting_.epochMicroBatches > 0 && node.enclosesDataLoop) {
+      assume("epochs", std::to_string(setting_.epochs),
+             "the number of epochs is not in the code; the run takes " +
+                 std::to_string(setting_.epochs));
+      return Unbounded::Run;
+    }
     if (node.isDataLoop || node.enclosesDataLoop) {
       assume("data", std::to_string(budget_) + " micro-batches",
              "the data loader's length is not in the code; the run takes " +
@@ -1062,12 +1102,25 @@ private:
         counted = true;
       }
     }
+    bool epochs = node.isDataLoop && setting_.epochMicroBatches > 0;
+    if (epochs) {
+      if (epoch_ > 0)
+        result_.epochSizes.push_back(consumed_ - epochStart_);
+      if (++epoch_ > setting_.epochs) {
+        epoch_ = setting_.epochs;
+        throw Stop{};
+      }
+      epochStart_ = consumed_;
+    }
     loopTokens_.push_back(0);
     Flow result = Flow::Normal;
     for (long iteration = 0;; ++iteration) {
       tick();
-      if (node.isDataLoop && consumed_ >= budget_)
+      if (node.isDataLoop && !epochs && consumed_ >= budget_)
         throw Stop{};
+      if (epochs && consumed_ - epochStart_ > 100'000)
+        throw Refuse{"an epoch of the loop" + lineText(node.line) +
+                     " ran over 100,000 micro-batches"};
       bool proceed = true;
       if (node.rangeOver && counted) {
         proceed = static_cast<size_t>(iteration) < elements.size();
@@ -1078,12 +1131,16 @@ private:
         } else {
           if (!policy)
             policy = unbounded(node);
-          proceed = *policy == Unbounded::Run || (*policy == Unbounded::RunSteps && iteration < n_);
+          proceed =
+              (*policy == Unbounded::Run && (!epochs || iteration < setting_.epochMicroBatches)) ||
+              (*policy == Unbounded::RunSteps && iteration < n_);
         }
       }
       if (!proceed)
         break;
       loopTokens_.back() = ++tokenCounter_;
+      if (epochs && policy == Unbounded::Run)
+        dataIteration_ = iteration;
       if (node.rangeOver)
         store(node.place,
               counted && static_cast<size_t>(iteration) < elements.size()
@@ -1103,6 +1160,8 @@ private:
                      " ran more than 1,000,000 times"};
     }
     loopTokens_.pop_back();
+    if (epochs)
+      dataIteration_ = -1;
     return result;
   }
 
@@ -1171,9 +1230,21 @@ Execution execute(const LoopCode &code, const ExecutionSetting &setting) {
   return first;
 }
 
-Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
-                       const ClipUse &clipUse, const ExecutionSetting &setting,
-                       const std::optional<SchedulerSpec> &scheduler) {
+namespace {
+
+/// One window of the reference: `count` micro-batches from global index `first`.
+struct ReferenceWindow {
+  int first = 0, count = 0;
+};
+
+/// One step of `optimizer` per window on the mean loss over its micro-batches
+/// (and ranks, when `meanOverRanks`); micro-batch m reads the data the
+/// interpreter gives the m-th micro-batch it runs.
+Execution referenceOverWindows(const OptimizerSpec &optimizer, int steps, int worldSize,
+                               bool meanOverRanks, const ClipUse &clipUse,
+                               const ExecutionSetting &setting,
+                               const std::optional<SchedulerSpec> &scheduler,
+                               const std::vector<ReferenceWindow> &windows) {
   const runtime::Backend &backend = *setting.backend;
   Execution result;
   result.accumulationSteps = steps;
@@ -1183,13 +1254,14 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
   AnyOptimizer update(optimizer, backend);
   result.initialParameters = flatten(model);
   result.windowTrace.push_back(result.initialParameters);
-  float scale = 1.0f / static_cast<float>(meanOverRanks ? steps * worldSize : steps);
-  for (int window = 0; window < setting.windows; ++window) {
+  for (const ReferenceWindow &window : windows) {
+    float scale =
+        1.0f / static_cast<float>(meanOverRanks ? window.count * worldSize : window.count);
     runtime::GradBuffer grads(model, runtime::DType::F32);
-    for (int micro = 0; micro < steps; ++micro)
+    for (int m = window.first; m < window.first + window.count; ++m)
       for (int rank = 0; rank < worldSize; ++rank)
         runtime::forwardBackward(
-            model, runtime::microBatch(setting.data, window, micro, rank, steps, worldSize),
+            model, runtime::microBatch(setting.data, m / steps, m % steps, rank, steps, worldSize),
             runtime::LossKind::Mse, runtime::Reduction::Mean, scale, grads, backend);
     if (clipUse.used) {
       if (clipUse.byValue)
@@ -1197,7 +1269,7 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
       else
         runtime::clipGradNorm(grads, clipUse.limit, backend);
     }
-    if (window == 0)
+    if (result.steps == 0)
       result.firstAppliedGradient = grads.flatten();
     result.stepLearningRates.push_back(
         scheduler ? optimizer.lr *
@@ -1207,18 +1279,47 @@ Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize,
     std::vector<float> before = flatten(model);
     update.step(model, grads);
     std::vector<float> after = flatten(model);
-    if (window == 0) {
+    if (result.steps == 0) {
       result.firstUpdate = after;
       for (size_t i = 0; i < after.size(); ++i)
         result.firstUpdate[i] -= before[i];
     }
     result.windowTrace.push_back(std::move(after));
     ++result.steps;
+    result.microBatches += window.count;
+    result.fates.stepped += window.count;
     if (scheduler)
       update.setLr(optimizer.lr *
                    std::pow(scheduler->gamma, stepLRDecays(result.steps, scheduler->stepSize)));
   }
-  result.microBatches = steps * setting.windows;
+  return result;
+}
+
+} // namespace
+
+Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
+                       const ClipUse &clipUse, const ExecutionSetting &setting,
+                       const std::optional<SchedulerSpec> &scheduler) {
+  std::vector<ReferenceWindow> windows;
+  for (int window = 0; window < setting.windows; ++window)
+    windows.push_back({window * steps, steps});
+  return referenceOverWindows(optimizer, steps, worldSize, meanOverRanks, clipUse, setting,
+                              scheduler, windows);
+}
+
+Execution referenceEpochRun(const OptimizerSpec &optimizer, int steps, int worldSize,
+                            bool meanOverRanks, const ClipUse &clipUse,
+                            const ExecutionSetting &setting, const std::vector<int> &epochSizes) {
+  std::vector<ReferenceWindow> windows;
+  int first = 0;
+  for (int size : epochSizes) {
+    for (int done = 0; done < size; done += steps)
+      windows.push_back({first + done, std::min(steps, size - done)});
+    first += size;
+  }
+  Execution result = referenceOverWindows(optimizer, steps, worldSize, meanOverRanks, clipUse,
+                                          setting, std::nullopt, windows);
+  result.epochSizes = epochSizes;
   return result;
 }
 

@@ -23,6 +23,20 @@ struct ExecutionSetting {
   int accumulationSteps = 0, worldSize = 0;
   /// accumulationSteps is the value the code itself gave N when it ran.
   bool stepsSeenInCode = false;
+  /// > 0: epochs of this many micro-batches (a data loop whose length the code
+  /// does not show ends after them) and the run ends after `epochs` epochs,
+  /// with the code after the data loop run at each epoch's end.
+  int epochMicroBatches = 0;
+  int epochs = 2;
+};
+
+/// Where the micro-batches' gradients went (one count per micro-batch).
+struct MicroBatchFates {
+  int stepped = 0;   ///< reached a step()
+  int leaked = 0;    ///< of those, stepped in a later epoch than their own
+  int discarded = 0; ///< reset before any step() applied them
+  int leftOver = 0;  ///< still in .grad when the run ended
+  int total() const { return stepped + discarded + leftOver; }
 };
 
 /// The clipping the code did, as executed.
@@ -55,7 +69,9 @@ struct Execution {
   std::optional<SchedulerSpec> scheduler;
   std::vector<Assumption> assumptions;
   std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
-  int stepsSeen = 0;                ///< the value N had when the code read it (0: never known)
+  MicroBatchFates fates;
+  std::vector<int> epochSizes; ///< micro-batches each epoch took (epoch mode)
+  int stepsSeen = 0;           ///< the value N had when the code read it (0: never known)
   double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
 };
 
@@ -69,5 +85,12 @@ Execution execute(const LoopCode &code, const ExecutionSetting &setting);
 Execution referenceRun(const OptimizerSpec &optimizer, int steps, int worldSize, bool meanOverRanks,
                        const ClipUse &clip, const ExecutionSetting &setting,
                        const std::optional<SchedulerSpec> &scheduler = std::nullopt);
+
+/// The reference over whole epochs of `epochSizes` micro-batches: windows of
+/// N, and each epoch's last window of r = size mod N micro-batches stepped on
+/// the mean over its own r (what a large-batch loop does with a short last batch).
+Execution referenceEpochRun(const OptimizerSpec &optimizer, int steps, int worldSize,
+                            bool meanOverRanks, const ClipUse &clip,
+                            const ExecutionSetting &setting, const std::vector<int> &epochSizes);
 
 } // namespace gradlint::interp

@@ -72,6 +72,12 @@ void walkEvents(const clang::Stmt *stmt, WalkState &state, ValueFacts &facts);
 const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *call,
                                            const clang::SourceManager &sm);
 
+// ---- LoopEnd.cpp
+
+/// Fills `loop.end`: the counter's scope, a flush after the loop, a reset
+/// between epochs, the counted loop's batch count.
+void readLoopEnd(ValueFacts &facts, TrainingLoop &loop);
+
 // ---- CallbackTargets.cpp
 
 /// The call operator of the one lambda a call through a callable object

@@ -1,0 +1,175 @@
+// What a training loop does with a window still open when its data runs out:
+// whether the window counter starts over with the loop, whether a step()
+// after the loop flushes the partial window, whether a reset between epochs
+// discards it, and how many batches a counted loop runs.
+#include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
+#include "model/builder/WalkState.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace gradlint::builder {
+
+namespace {
+
+/// The statement's parent statement, or null at the function body's top.
+const Stmt *parentStmt(ASTContext &context, const Stmt *stmt) {
+  for (const DynTypedNode &parent : context.getParents(*stmt))
+    if (const auto *found = parent.get<Stmt>())
+      return found;
+  return nullptr;
+}
+
+bool contains(const Stmt *outer, SourceLocation inner, const SourceManager &sm) {
+  return outer && inner.isValid() && !sm.isBeforeInTranslationUnit(inner, outer->getBeginLoc()) &&
+         !sm.isBeforeInTranslationUnit(outer->getEndLoc(), inner);
+}
+
+/// Finds API calls of `kinds` in `stmt`, following user helpers a few calls deep.
+const Stmt *findApiCall(ValueFacts &facts, const Stmt *stmt, std::initializer_list<ApiKind> kinds,
+                        unsigned depth = 0) {
+  if (!stmt || isa<LambdaExpr>(stmt))
+    return nullptr;
+  if (const auto *call = dyn_cast<CallExpr>(stmt)) {
+    ApiCallInfo info = classifyCall(call, facts.options());
+    for (ApiKind kind : kinds)
+      if (info.kind == kind)
+        return call;
+    if (depth < 3)
+      if (const FunctionDecl *callee =
+              inlinableCallee(call, facts.context().getSourceManager()))
+        if (findApiCall(facts, callee->getBody(), kinds, depth + 1))
+          return call;
+  }
+  for (const Stmt *child : stmt->children())
+    if (const Stmt *found = findApiCall(facts, child, kinds, depth))
+      return found;
+  return nullptr;
+}
+
+/// `counter = 0` somewhere in `stmt` (not inside `skip`).
+bool setsToZero(ValueFacts &facts, const Stmt *stmt, const ValueDecl *counter, const Stmt *skip) {
+  if (!stmt || stmt == skip || isa<LambdaExpr>(stmt))
+    return false;
+  if (const auto *assign = dyn_cast<BinaryOperator>(stmt))
+    if (assign->getOpcode() == BO_Assign &&
+        facts.referencedDecl({assign->getLHS(), nullptr}) == counter) {
+      std::optional<int64_t> value = facts.constantInt({assign->getRHS(), nullptr});
+      if (value && *value == 0)
+        return true;
+    }
+  for (const Stmt *child : stmt->children())
+    if (setsToZero(facts, child, counter, skip))
+      return true;
+  return false;
+}
+
+/// `for (int i = 0; i < B; ++i)` whose index is `counter`: B.
+const Expr *countedBound(ValueFacts &facts, const Stmt *loop, const ValueDecl *counter) {
+  const auto *forStmt = dyn_cast<ForStmt>(loop);
+  if (!forStmt || !forStmt->getCond() || !forStmt->getInit() || !counter)
+    return nullptr;
+  const auto *decl = dyn_cast<DeclStmt>(forStmt->getInit());
+  if (!decl || !decl->isSingleDecl() || decl->getSingleDecl() != counter)
+    return nullptr;
+  const auto *var = cast<VarDecl>(counter);
+  std::optional<int64_t> start =
+      var->getInit() ? facts.constantInt({var->getInit(), nullptr}) : std::nullopt;
+  const auto *inc = dyn_cast_or_null<UnaryOperator>(forStmt->getInc());
+  if (!start || *start != 0 || !inc || !inc->isIncrementOp())
+    return nullptr;
+  const auto *test = dyn_cast<BinaryOperator>(stripCasts(forStmt->getCond()));
+  if (!test || test->getOpcode() != BO_LT ||
+      facts.referencedDecl({test->getLHS(), nullptr}) != counter)
+    return nullptr;
+  return test->getRHS();
+}
+
+/// B is a multiple of N: both constants, or `N * k` / `k * N`.
+bool multipleOfSteps(ValueFacts &facts, const Expr *bound, const SymbolicValue &steps) {
+  std::optional<int64_t> count = facts.constantInt({bound, nullptr});
+  if (count && steps.constant && *steps.constant > 0)
+    return *count % *steps.constant == 0;
+  if (const auto *product = dyn_cast<BinaryOperator>(stripCasts(bound)->IgnoreParens()))
+    if (product->getOpcode() == BO_Mul && steps.expr)
+      for (const Expr *factor : {product->getLHS(), product->getRHS()})
+        if (facts.sameValue({factor, nullptr}, {steps.expr, nullptr}))
+          return true;
+  return false;
+}
+
+} // namespace
+
+void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
+  if (loop.kind != LoopKind::Loop || !loop.loop || !loop.function || !loop.window ||
+      loop.window->guard.form == GuardForm::NestedLoop)
+    return;
+  ASTContext &context = facts.context();
+  const SourceManager &sm = context.getSourceManager();
+  LoopEnd &end = loop.end;
+  const ValueDecl *counter = loop.window->guard.counter;
+
+  // The statements that run after the loop until its next run: up to the
+  // epoch loop's body, or the function's end.
+  std::vector<std::pair<const Stmt *, const Stmt *>> enclosing; // (block, child holding the loop)
+  const Stmt *child = loop.loop;
+  for (const Stmt *parent = parentStmt(context, child); parent;
+       child = parent, parent = parentStmt(context, parent)) {
+    if (isLoop(parent)) {
+      end.epochLoop = parent;
+      break;
+    }
+    if (isa<LambdaExpr>(parent))
+      break;
+    enclosing.push_back({parent, child});
+  }
+  for (auto [block, holder] : enclosing) {
+    const auto *compound = dyn_cast<CompoundStmt>(block);
+    if (!compound)
+      continue;
+    bool after = false;
+    for (const Stmt *statement : compound->body()) {
+      if (statement == holder) {
+        after = true;
+        continue;
+      }
+      if (after && !end.flush)
+        end.flush = findApiCall(facts, statement, {ApiKind::OptimizerStep});
+      if (end.epochLoop && !end.epochReset)
+        end.epochReset =
+            findApiCall(facts, statement, {ApiKind::OptimizerZeroGrad, ApiKind::ModuleZeroGrad});
+    }
+  }
+
+  // Does the counter start over with the loop?
+  const Stmt *scope = end.epochLoop ? loopBody(end.epochLoop) : loop.function->getBody();
+  if (const auto *var = dyn_cast_or_null<VarDecl>(counter)) {
+    const auto *forStmt = dyn_cast<ForStmt>(loop.loop);
+    const auto *init = forStmt ? dyn_cast_or_null<DeclStmt>(forStmt->getInit()) : nullptr;
+    bool loopIndex = init && llvm::is_contained(init->decls(), var);
+    if (loopIndex)
+      end.counter = CounterScope::RestartsWithLoop;
+    else if (isa<ParmVarDecl>(var))
+      end.counter = CounterScope::Unknown; // the caller's counter, or its starting value
+    else if (!var->hasLocalStorage())
+      end.counter = CounterScope::RunsAcross;
+    else if (!end.epochLoop || contains(loopBody(end.epochLoop), var->getLocation(), sm))
+      end.counter = CounterScope::RestartsWithLoop; // declared anew for each run of the loop
+    else
+      end.counter = CounterScope::RunsAcross;
+  } else if (isa_and_nonnull<FieldDecl>(counter)) {
+    end.counter = CounterScope::RunsAcross;
+  }
+  if (end.counter == CounterScope::RunsAcross && counter && end.epochLoop &&
+      setsToZero(facts, scope, counter, loop.loop))
+    end.counter = CounterScope::RestartsWithLoop;
+
+  if ((end.batchCount = countedBound(facts, loop.loop, counter)))
+    end.batchCountMultipleOfSteps = multipleOfSteps(facts, end.batchCount, loop.window->steps);
+}
+
+} // namespace gradlint::builder
