@@ -1,5 +1,6 @@
 #include "checks/Check.h"
 #include "checks/FixIts.h"
+#include "model/ApiCalls.h"
 
 #include "clang/AST/Expr.h"
 
@@ -19,9 +20,11 @@ public:
 /// What becomes of the partial window's gradients, or empty when nothing is lost.
 std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &context) {
   const LoopEnd &end = loop.end;
-  bool resetAtWindowStart = false;
+  // A reset anywhere but after the boundary's step() runs before the next
+  // window's step(): it discards what the last one left.
+  bool resetBeforeNextStep = false;
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset))
-    resetAtWindowStart = resetAtWindowStart || reset->condition == EventCondition::WindowStart;
+    resetBeforeNextStep = resetBeforeNextStep || reset->condition != EventCondition::Boundary;
   if (end.counter == CounterScope::RunsAcross) {
     // Windows run on across epochs: only a reset between epochs loses them.
     if (!end.epochReset)
@@ -33,8 +36,8 @@ std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &co
   if (end.epochReset)
     return "the gradient reset before the next epoch (line " +
            std::to_string(context.line(end.epochReset->getBeginLoc())) + ") discards them";
-  if (resetAtWindowStart)
-    return "the reset at the start of the next window discards them";
+  if (resetBeforeNextStep)
+    return "the next gradient reset in the loop discards them";
   if (end.epochLoop)
     return "they stay in .grad and are added to the next epoch's first window, which then "
            "steps on up to 2N - 1 micro-batches";
@@ -49,21 +52,51 @@ std::optional<FindingFix> lastBatchFix(const TrainingLoop &loop, CheckContext &c
   if (!loop.end.batchCount || guard.form != GuardForm::Modulo || guard.viaEarlyContinue ||
       guard.viaFlag || guard.viaHelper || !guard.condition || !guard.counter)
     return std::nullopt;
-  const clang::Expr *condition = guard.condition->IgnoreParenImpCasts();
-  if (condition->getBeginLoc().isMacroID() || condition->getEndLoc().isMacroID() ||
-      llvm::isa<clang::ConditionalOperator>(condition))
+  // Only a bare comparison: `flag && (i + 1) % N == 0` would step at the last
+  // batch whatever the flag says once extended.
+  const auto *condition =
+      llvm::dyn_cast<clang::BinaryOperator>(guard.condition->IgnoreParenImpCasts());
+  if (!condition || !condition->isComparisonOp() || condition->getBeginLoc().isMacroID() ||
+      condition->getEndLoc().isMacroID())
     return std::nullopt;
   std::string written = context.text(guard.condition);
   std::optional<std::string> bound = fixits::operandText(loop.end.batchCount, context.astContext());
   if (written.empty() || !bound)
     return std::nullopt;
-  std::string extended = written + " || " + guard.counter->getNameAsString() + " + 1 == " + *bound;
-  std::optional<SourceEdit> edit = fixits::replaceExpr(guard.condition, extended);
+  std::string index = guard.counter->getNameAsString();
+  std::optional<SourceEdit> edit =
+      fixits::replaceExpr(guard.condition, written + " || " + index + " + 1 == " + *bound);
   if (!edit)
     return std::nullopt;
-  // Safe only in what it adds: the last window steps, at the weight the code
-  // gives each micro-batch (1/N when the loss is divided by N).
-  return FindingFix{"also step at the loop's last batch", false, {*edit}};
+  FindingFix fix{"also step at the loop's last batch", false, {*edit}};
+  // The short last window divides its loss by its own size r, not N: one
+  // division by N written in the loop body, else no fix-it.
+  const ScaleFactor *byN = nullptr;
+  for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward))
+    for (const ScaleFactor &factor : backward->scaling) {
+      if (!factor.isAccumulationSteps && !factor.mayBeAccumulationSteps)
+        continue;
+      if (byN || !backward->callChain.empty() || !factor.divisor)
+        return std::nullopt;
+      byN = &factor;
+    }
+  if (byN) {
+    const clang::Expr *divisor = stripCasts(byN->divisor)->IgnoreParens();
+    std::optional<std::string> steps = fixits::operandText(divisor, context.astContext());
+    if (!steps || divisor->getBeginLoc().isMacroID() ||
+        !(llvm::isa<clang::DeclRefExpr>(divisor) || llvm::isa<clang::IntegerLiteral>(divisor) ||
+          llvm::isa<clang::MemberExpr>(divisor)))
+      return std::nullopt;
+    std::string size = "static_cast<double>(" + index + " >= " + *bound + " - " + *bound + " % " +
+                       *steps + " ? " + *bound + " % " + *steps + " : " + *steps + ")";
+    std::optional<SourceEdit> scale = fixits::replaceExpr(divisor, size);
+    if (!scale)
+      return std::nullopt;
+    fix.edits.push_back(*scale);
+    fix.description += ", dividing its short last window by its own size";
+  }
+  // Unsafe: it changes which micro-batches train and how the last one weighs.
+  return fix;
 }
 
 bool dividesLossBySteps(const TrainingLoop &loop) {
@@ -82,9 +115,10 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
   const BoundaryGuard &guard = loop.window->guard;
   const LoopEnd &end = loop.end;
   // The guard already steps at the last batch, a step() after the loop
-  // flushes the partial window, or there is none.
+  // flushes the partial window, there is none, or nothing shows that the loop
+  // runs more than once (its one tail at the end of training is not reported).
   if (guard.form == GuardForm::NestedLoop || guard.lastBatchExtension || end.flush ||
-      end.batchCountMultipleOfSteps || end.counter == CounterScope::Unknown)
+      end.batchCountMultipleOfSteps || end.counter == CounterScope::Unknown || !end.runsPerEpoch)
     return;
   std::string fate = fateOfPartialWindow(loop, context);
   if (fate.empty())
@@ -102,10 +136,12 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
       end.counter == CounterScope::RunsAcross
           ? "fix: step once after the loop when micro-batches are left over (before the "
             "epoch's reset), or count the window per epoch and step at the last batch"
-          : "fix: also step at the last batch (`" +
-                std::string(guard.counter ? guard.counter->getNameAsString() : "i") +
-                " + 1 == num_batches` in the guard), or step once after the loop when "
-                "micro-batches are left over";
+      : end.batchCount
+          ? "fix: also step at the last batch (`" + guard.counter->getNameAsString() +
+                " + 1 == " + context.text(end.batchCount) +
+                "` in the guard), or step once after the loop when micro-batches are left over"
+          : "fix: step once after the loop when micro-batches are left over, or also step at "
+            "the epoch's last batch";
   if (dividesLossBySteps(loop))
     fix += "; the loss is divided by N, so that last window's update is r/N of a full one: "
            "divide its loss by r instead";

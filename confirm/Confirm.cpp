@@ -233,6 +233,25 @@ double finalParameterError(const interp::Execution &run, const interp::Execution
   return distance(run.windowTrace.back(), reference.windowTrace.back()) / travelled;
 }
 
+/// The parameter error where each of the reference's first `steps` windows
+/// ends, as a fraction of how far the reference moved over them.
+std::vector<double> epochErrorTrace(const interp::Execution &run,
+                                    const interp::Execution &reference, int steps) {
+  std::vector<double> errors;
+  size_t last = std::min(static_cast<size_t>(steps), reference.windowEnds.size());
+  if (reference.windowTrace.size() <= last || run.microBatchTrace.empty())
+    return errors;
+  double travelled =
+      std::max(distance(reference.windowTrace[last], reference.windowTrace.front()), 1e-30);
+  for (size_t k = 0; k <= last; ++k) {
+    size_t end = k == 0 ? 0 : static_cast<size_t>(reference.windowEnds[k - 1]);
+    const std::vector<float> &params =
+        run.microBatchTrace[std::min(end, run.microBatchTrace.size() - 1)];
+    errors.push_back(distance(params, reference.windowTrace[k]) / travelled);
+  }
+  return errors;
+}
+
 std::string percentOf(int part, int whole) {
   return std::to_string(part) + " of " + std::to_string(whole) + " (" +
          format("%.1f", 100.0 * part / std::max(whole, 1)) + "%)";
@@ -263,7 +282,7 @@ std::string describeFates(const interp::MicroBatchFates &fates, int total) {
 /// multiple of N, run as written and with the fix-it, against the reference
 /// that steps each epoch's short last window on the mean over its own r.
 Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
-                               const interp::ExecutionSetting &base, int n, int w) {
+                               const interp::ExecutionSetting &base, int n, int w, int traceSteps) {
   interp::ExecutionSetting epochs = base;
   epochs.accumulationSteps = n;
   epochs.worldSize = w;
@@ -290,19 +309,19 @@ Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
       static_cast<double>(written.fates.discarded + written.fates.leftOver) / std::max(total, 1);
   c.leakedFraction = static_cast<double>(written.fates.leaked) / std::max(total, 1);
   std::string asWritten = over + ": " + describeFates(written.fates, total);
-  if (!code.fixed) {
-    c.verdict = "not-executable";
-    c.fix = "none";
-    c.detail = asWritten + "; " + code.noFix + ": there is no fixed loop to run";
-    return c;
-  }
-  interp::Execution fixed = interp::execute(*code.fixed, epochs);
+  // Without a fix-it, the runtime adds the flush the fix note describes.
+  interp::ExecutionSetting flushed = epochs;
+  flushed.flushAtEpochEnd = !code.fixed;
+  interp::Execution fixed = interp::execute(code.fixed ? *code.fixed : *code.asWritten, flushed);
   if (!fixed.problem.empty()) {
     c.verdict = "not-executable";
     c.detail = "the loop with the fix-it applied cannot be run: " + fixed.problem;
     return c;
   }
-  c.fix = "the finding's fix-it, applied to the source and re-parsed";
+  c.fix = code.fixed ? "the finding's fix-it, applied to the source and re-parsed"
+                     : "program-level fix: the loop as written, plus a step() on the leftover "
+                       "micro-batches' mean and a gradient reset at each epoch's end (" +
+                           code.noFix + ")";
   interp::ClipUse clip = fixed.clip.used ? fixed.clip : written.clip;
   interp::Execution reference = interp::referenceEpochRun(
       fixed.optimizer, n, w, /*meanOverRanks=*/true, clip, epochs, written.epochSizes);
@@ -313,6 +332,11 @@ Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
       reference = std::move(sum);
   }
   c.windows = reference.steps;
+  // The first window is a full one in every run: these figures say so.
+  c.relErrorBuggy =
+      runtime::compare(written.firstAppliedGradient, reference.firstAppliedGradient).relativeError;
+  c.relErrorFixed =
+      runtime::compare(fixed.firstAppliedGradient, reference.firstAppliedGradient).relativeError;
   c.parameterErrorAsWritten = finalParameterError(written, reference);
   c.parameterErrorWithFix = finalParameterError(fixed, reference);
   int lostOrLate = written.fates.discarded + written.fates.leftOver + written.fates.leaked;
@@ -322,8 +346,11 @@ Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
       " of the distance moved, against the reference that steps every window "
       "and each epoch's short last one on its own mean (" +
       std::to_string(reference.steps) + " steps, " + std::to_string(written.steps) + " as written)";
-  std::string withFix = "; with the fix: " + describeFates(fixed.fates, fixed.microBatches) +
-                        ", off by " + format("%.2g", c.parameterErrorWithFix);
+  std::string withFix = std::string(code.fixed ? "; with the fix: "
+                                               : "; with a flush after the "
+                                                 "loop (program-level fix): ") +
+                        describeFates(fixed.fates, fixed.microBatches) + ", off by " +
+                        format("%.2g", c.parameterErrorWithFix);
   int r = written.epochSizes.empty() ? 0 : written.epochSizes.front() % n;
   if (fixStepsAll && c.parameterErrorWithFix > kMatches && r > 0)
     withFix += " (each micro-batch of the fixed loop's short last window weighs 1/N as the "
@@ -342,6 +369,29 @@ Confirmation confirmOverEpochs(const FindingCode &code, Confirmation c,
                     ? " (the loop's batch count in the code is a multiple of N)"
                     : "") +
                versus;
+  }
+  if (traceSteps > 0) {
+    // Enough epochs for traceSteps reference steps; each run is compared where
+    // the reference's windows end.
+    int perEpoch = (epochs.epochMicroBatches + n - 1) / n;
+    interp::ExecutionSetting traced = epochs;
+    traced.epochs = (traceSteps + perEpoch - 1) / perEpoch;
+    interp::ExecutionSetting tracedFix = traced;
+    tracedFix.flushAtEpochEnd = !code.fixed;
+    interp::Execution run = interp::execute(*code.asWritten, traced);
+    int epochsRun = static_cast<int>(run.epochSizes.size());
+    if (epochsRun > 0 && epochsRun < traced.epochs) {
+      // The code runs fewer epochs: longer ones give the steps.
+      int windows = (traceSteps + epochsRun - 1) / epochsRun;
+      traced.epochMicroBatches = n * (windows - 1) + std::max(1, n / 2);
+      tracedFix.epochMicroBatches = traced.epochMicroBatches;
+      run = interp::execute(*code.asWritten, traced);
+    }
+    interp::Execution fix = interp::execute(code.fixed ? *code.fixed : *code.asWritten, tracedFix);
+    interp::Execution ref =
+        interp::referenceEpochRun(fixed.optimizer, n, w, true, clip, traced, run.epochSizes);
+    c.parameterErrorBuggy = epochErrorTrace(run, ref, traceSteps);
+    c.parameterErrorFixed = epochErrorTrace(fix, ref, traceSteps);
   }
   return c;
 }
@@ -419,7 +469,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   }
   c.windows = windows;
   if (diagnosed == "accum-trailing-micro-batches")
-    return confirmOverEpochs(code, std::move(c), setting, n, w);
+    return confirmOverEpochs(code, std::move(c), setting, n, w, traceSteps);
   // The fixed side: the finding's own fix-it, else the summary's program fix.
   interp::ExecutionSetting same = setting;
   same.accumulationSteps = n;

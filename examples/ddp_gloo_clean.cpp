@@ -50,7 +50,7 @@ void train(torch::nn::Linear& model, c10d::ProcessGroup& pg,
       torch::Tensor loss = torch::mse_loss(prediction, targets[i]) / accum_steps;
       loss.backward();
 
-      const bool sync_now = (i + 1) % accum_steps == 0;
+      const bool sync_now = (i + 1) % accum_steps == 0 || i + 1 == inputs.size();
       if (sync_now) {
         average_gradients(*model, pg);
         optimizer.step();

@@ -168,6 +168,9 @@ enum class CounterScope {
 struct LoopEnd {
   /// The loop around this one in the same function (an epoch loop).
   const clang::Stmt *epochLoop = nullptr;
+  /// The loop runs again and again: inside an epoch loop, or in a function
+  /// the file calls inside a loop (a `train_one_epoch()`).
+  bool runsPerEpoch = false;
   CounterScope counter = CounterScope::Unknown;
   /// A step() after the loop that runs before the next epoch's data: a flush.
   const clang::Stmt *flush = nullptr;

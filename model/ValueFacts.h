@@ -52,6 +52,9 @@ public:
   /// Per-translation-unit memo of whole-file scans about one counter
   /// (builder/CounterWrites.cpp): each is asked once per window guard.
   std::map<std::pair<const clang::ValueDecl *, int>, bool> counterScans;
+  /// Per-translation-unit memo (builder/LoopEnd.cpp): whether a function is
+  /// called inside a loop somewhere in the file (once per epoch, say).
+  std::map<const clang::FunctionDecl *, bool> calledInLoop;
 
   /// Records the origins of every variable and field in `decl` (user code).
   void collectOrigins(clang::Decl *decl);

@@ -199,7 +199,11 @@ public:
       result_.problem = consumed_ == 0
                             ? "no forward pass ran: the interpreter found no data loop"
                             : "step() never ran in " + std::to_string(consumed_) + " micro-batches";
-    if (result_.windowTrace.size() <= static_cast<size_t>(consumed_ / std::max(n_, 1)))
+    if (setting_.epochMicroBatches > 0)
+      result_.microBatchTrace.push_back(flatten(ranks_[0].model));
+    // Over epochs, windows do not line up with N: the trace ends at the end.
+    if (setting_.epochMicroBatches > 0 ||
+        result_.windowTrace.size() <= static_cast<size_t>(consumed_ / std::max(n_, 1)))
       result_.windowTrace.push_back(flatten(ranks_[0].model));
     return std::move(result_);
   }
@@ -228,7 +232,10 @@ private:
   /// and the micro-batches backpropagated since the last step or reset.
   int epoch_ = 0, epochStart_ = 0;
   long dataIteration_ = -1; ///< the data loop's iteration while it runs with an unknown length
+  std::string dataBound_;   ///< the source of the data loop's bound, `i < <bound>`
+  long dataLength_ = 0;     ///< epoch mode: the data loop's length this epoch (0: unknown)
   std::vector<std::pair<int, int>> pending_;
+  std::vector<double> pendingScales_; ///< the loss scale of each backward() since then
   long statements_ = 0;
   bool anyBackward_ = false;
   std::map<int, int> schedulerCalls_;   ///< per scheduler
@@ -263,6 +270,8 @@ private:
     if (token != lastForwardToken_ || currentMicroBatch_ < 0) {
       lastForwardToken_ = token;
       currentMicroBatch_ = consumed_++;
+      if (setting_.epochMicroBatches > 0)
+        result_.microBatchTrace.push_back(flatten(ranks_[0].model));
       if (currentMicroBatch_ > 0 && currentMicroBatch_ % n_ == 0)
         result_.windowTrace.push_back(flatten(ranks_[0].model));
     }
@@ -283,6 +292,8 @@ private:
     std::map<int, double> scales;
     for (const Term &term : loss.terms)
       scales[term.microBatch] += term.scale;
+    for (const auto &[micro, scale] : scales)
+      pendingScales_.push_back(scale);
     for (int r = 0; r < w_; ++r)
       for (const auto &[micro, scale] : scales)
         runtime::forwardBackward(ranks_[static_cast<size_t>(r)].model, batchOf(micro, r),
@@ -323,6 +334,7 @@ private:
       result_.fates.leaked += epoch < epoch_ ? 1 : 0;
     }
     pending_.clear();
+    pendingScales_.clear();
     for (Rank &rank : ranks_) {
       std::unique_ptr<AnyOptimizer> &optimizer = rank.optimizers[id];
       if (!optimizer) {
@@ -364,6 +376,7 @@ private:
     scaleGrads(params, 0.0);
     result_.fates.discarded += static_cast<int>(pending_.size());
     pending_.clear();
+    pendingScales_.clear();
   }
 
   void clip(bool byValue, double limit, unsigned line) {
@@ -565,7 +578,50 @@ private:
 
   // ---- expressions
 
+  /// Epoch mode: the data loop's unknown length (`batches.size()`, `total`)
+  /// is the epoch's where the code compares or counts with it again (a
+  /// last-batch test), not where it scales a loss.
+  Value epochBoundOr(Value value, const Node &operand) const {
+    if (setting_.epochMicroBatches > 0 && !dataBound_.empty() &&
+        value.kind == Value::Kind::Unknown && operand.text == dataBound_)
+      return Value::of(setting_.epochMicroBatches);
+    return value;
+  }
+
+  static bool comparesOrCounts(const std::string &op) {
+    return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=" ||
+           op == "%" || op == "-" || op == "+";
+  }
+
   Value evaluate(const Node &node) {
+    Value value = evaluateNode(node);
+    if (node.isWindowGuard && setting_.flushAtEpochEnd && atLastDataIteration())
+      return closeWindowAtEpochEnd(node);
+    return value;
+  }
+
+  /// Whether the data loop runs its epoch's last iteration (epoch mode).
+  bool atLastDataIteration() {
+    if (dataIteration_ < 0)
+      return false;
+    if (dataLength_ > 0)
+      return dataIteration_ + 1 == dataLength_;
+    return false;
+  }
+
+  /// The program-level fix of accum-trailing-micro-batches: the boundary
+  /// guard also holds at the epoch's last batch, and that short window's
+  /// gradient weighs like a full one (its mean over its own r micro-batches).
+  Value closeWindowAtEpochEnd(const Node &guard) {
+    bool alike = std::all_of(pendingScales_.begin(), pendingScales_.end(), [&](double scale) {
+      return std::abs(scale - pendingScales_.front()) <= 1e-12 * std::abs(scale);
+    });
+    if (alike && !pending_.empty() && static_cast<int>(pending_.size()) < n_)
+      scaleGrads(allParams(), static_cast<double>(n_) / static_cast<double>(pending_.size()));
+    return Value::of(guard.boundaryWhenFalse ? 0 : 1);
+  }
+
+  Value evaluateNode(const Node &node) {
     tick();
     switch (node.kind) {
     case NodeKind::Number: return Value::of(node.number);
@@ -601,11 +657,15 @@ private:
     }
     case NodeKind::Binary: {
       Value a = evaluate(*node.children[0]);
+      if (comparesOrCounts(node.op))
+        a = epochBoundOr(a, *node.children[0]);
       if (node.op == "&&" && a.isNumber() && a.number == 0)
         return Value::of(0);
       if (node.op == "||" && a.isNumber() && a.number != 0)
         return Value::of(1);
       Value b = evaluate(*node.children[1]);
+      if (comparesOrCounts(node.op))
+        b = epochBoundOr(b, *node.children[1]);
       if ((node.op == "&&" || node.op == "||") && b.isNumber() && !a.isNumber()) {
         if (node.op == "&&" && b.number == 0)
           return Value::of(0);
@@ -615,11 +675,11 @@ private:
       // `(i + 1) % N == 0 || i + 1 == num_batches`: the last-batch extension
       // of a guard; the run covers the first windows of a longer epoch.
       if (node.op == "||" && a.isNumber() && !b.isNumber() && node.children[1]->op == "==") {
-        if (setting_.epochMicroBatches > 0 && dataIteration_ >= 0) {
+        if (setting_.epochMicroBatches > 0 && dataIteration_ >= 0 && dataLength_ > 0) {
           assume("`" + node.children[1]->text + "`" + lineText(node.line),
                  "true at each epoch's last micro-batch",
                  "its operand is not known; it is read as the data loop's last-batch test");
-          return Value::of(a.number != 0 || dataIteration_ + 1 == setting_.epochMicroBatches);
+          return Value::of(a.number != 0 || dataIteration_ + 1 == dataLength_);
         }
         assume("`" + node.children[1]->text + "`" + lineText(node.line), "false",
                "its operand is not known; the run covers the first " + std::to_string(budget_) +
@@ -656,6 +716,15 @@ private:
     }
     case NodeKind::Conditional: {
       Value condition = evaluate(*node.children[0]);
+      // `i >= B - B % N ? B % N : N` (a short last window's size) with B the
+      // data loop's unknown length: the run covers the first windows of a longer epoch.
+      if (!condition.isNumber() && !dataBound_.empty() &&
+          node.children[0]->text.find(dataBound_) != std::string::npos) {
+        assume("`" + node.children[0]->text + "`" + lineText(node.line), "false",
+               "its operand is not known; the run covers the first " + std::to_string(budget_) +
+                   " micro-batches of a longer epoch");
+        return evaluate(*node.children[2]);
+      }
       if (!condition.isNumber()) {
         if (node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork)
           throw Refuse{"the condition of `" + node.text + "`" + lineText(node.line) +
@@ -1069,6 +1138,16 @@ private:
                  " trains, and its length is not known to the interpreter"};
   }
 
+  /// `for (i = 0; i < B; ++i)` with B a number: B (the data loop's index
+  /// counts its iterations from 0), else 0.
+  long knownDataLength(const Node &node) {
+    const Node *condition = node.rangeOver ? nullptr : node.children[1].get();
+    if (!condition || condition->kind != NodeKind::Binary || condition->op != "<")
+      return 0;
+    Value bound = epochBoundOr(evaluate(*condition->children[1]), *condition->children[1]);
+    return bound.isNumber() ? static_cast<long>(bound.number) : 0;
+  }
+
   Flow loop(const Node &node) {
     Value range;
     if (node.rangeOver)
@@ -1103,6 +1182,11 @@ private:
       }
     }
     bool epochs = node.isDataLoop && setting_.epochMicroBatches > 0;
+    if (node.isDataLoop && !node.rangeOver && dataBound_.empty()) {
+      const Node *condition = node.children[1].get();
+      if (condition && condition->kind == NodeKind::Binary && condition->op == "<")
+        dataBound_ = condition->children[1]->text;
+    }
     if (epochs) {
       if (epoch_ > 0)
         result_.epochSizes.push_back(consumed_ - epochStart_);
@@ -1111,6 +1195,16 @@ private:
         throw Stop{};
       }
       epochStart_ = consumed_;
+      // `i < B` with B unknown: B is the epoch's length.
+      const Node *condition = node.rangeOver ? nullptr : node.children[1].get();
+      if (condition && condition->kind == NodeKind::Binary && condition->op == "<" &&
+          !evaluate(*condition->children[1]).isNumber()) {
+        int m = setting_.epochMicroBatches;
+        assume("`" + dataBound_ + "`", std::to_string(m),
+               "the data loop's length is not in the code; each epoch takes " +
+                   std::to_string(m / n_) + " windows of N and " + std::to_string(m % n_) +
+                   " micro-batches more");
+      }
     }
     loopTokens_.push_back(0);
     Flow result = Flow::Normal;
@@ -1139,8 +1233,10 @@ private:
       if (!proceed)
         break;
       loopTokens_.back() = ++tokenCounter_;
-      if (epochs && policy == Unbounded::Run)
+      if (epochs) {
         dataIteration_ = iteration;
+        dataLength_ = policy == Unbounded::Run ? setting_.epochMicroBatches : knownDataLength(node);
+      }
       if (node.rangeOver)
         store(node.place,
               counted && static_cast<size_t>(iteration) < elements.size()
@@ -1160,8 +1256,21 @@ private:
                      " ran more than 1,000,000 times"};
     }
     loopTokens_.pop_back();
-    if (epochs)
+    if (epochs) {
       dataIteration_ = -1;
+      dataLength_ = 0;
+    }
+    if (epochs && setting_.flushAtEpochEnd && !pending_.empty()) {
+      // The leftover window weighs like a full one (the mean over its own r
+      // micro-batches): when each was scaled alike, N/r times what .grad holds.
+      bool alike = std::all_of(pendingScales_.begin(), pendingScales_.end(), [&](double scale) {
+        return std::abs(scale - pendingScales_.front()) <= 1e-12 * std::abs(scale);
+      });
+      if (alike && static_cast<int>(pending_.size()) < n_)
+        scaleGrads(allParams(), static_cast<double>(n_) / static_cast<double>(pending_.size()));
+      step(Value{}, node);
+      zeroGrads(allParams());
+    }
     return result;
   }
 
@@ -1320,6 +1429,8 @@ Execution referenceEpochRun(const OptimizerSpec &optimizer, int steps, int world
   Execution result = referenceOverWindows(optimizer, steps, worldSize, meanOverRanks, clipUse,
                                           setting, std::nullopt, windows);
   result.epochSizes = epochSizes;
+  for (const ReferenceWindow &window : windows)
+    result.windowEnds.push_back(window.first + window.count);
   return result;
 }
 

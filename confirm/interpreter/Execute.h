@@ -28,6 +28,10 @@ struct ExecutionSetting {
   /// with the code after the data loop run at each epoch's end.
   int epochMicroBatches = 0;
   int epochs = 2;
+  /// Epoch mode: when the data loop ends with micro-batches not yet stepped,
+  /// the runtime steps the loop's optimizer and resets the gradients (the
+  /// flush a fix adds after the loop).
+  bool flushAtEpochEnd = false;
 };
 
 /// Where the micro-batches' gradients went (one count per micro-batch).
@@ -71,7 +75,11 @@ struct Execution {
   std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
   MicroBatchFates fates;
   std::vector<int> epochSizes; ///< micro-batches each epoch took (epoch mode)
-  int stepsSeen = 0;           ///< the value N had when the code read it (0: never known)
+  /// Epoch mode: rank 0's parameters before each micro-batch, then at the end.
+  std::vector<std::vector<float>> microBatchTrace;
+  /// The reference (referenceEpochRun): the micro-batches each window ends after.
+  std::vector<int> windowEnds;
+  int stepsSeen = 0; ///< the value N had when the code read it (0: never known)
   double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
 };
 

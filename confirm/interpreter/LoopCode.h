@@ -97,6 +97,10 @@ struct Node {
   bool enclosesDataLoop = false; ///< holds the training loop (an epoch loop, the function)
   bool rangeOver = false;        ///< Loop: a range-for over children[0] binding `place`
   bool postCondition = false;    ///< Loop: do { } while
+  /// The condition of the window's boundary guard as the model read it; with
+  /// `boundaryWhenFalse` for `if (not boundary) continue;`.
+  bool isWindowGuard = false;
+  bool boundaryWhenFalse = false;
   unsigned line = 0;
   std::string text; ///< the source, for messages
   /// Unary/Binary/Conditional/Comma/Assign: operands. CallUser/Api/Skipped:

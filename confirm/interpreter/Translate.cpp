@@ -570,6 +570,15 @@ private:
   // ---- expressions
 
   NodePtr expression(const Expr *expr) {
+    NodePtr node = translateExpression(expr);
+    if (expr && loop_.window && expr == loop_.window->guard.condition) {
+      node->isWindowGuard = true;
+      node->boundaryWhenFalse = loop_.window->guard.viaEarlyContinue;
+    }
+    return node;
+  }
+
+  NodePtr translateExpression(const Expr *expr) {
     if (!expr)
       return make(NodeKind::Unknown, nullptr);
     if (auto *literal = dyn_cast<IntegerLiteral>(expr))

@@ -4,10 +4,12 @@
 // discards it, and how many batches a counted loop runs.
 #include "model/ApiCalls.h"
 #include "model/AstHelpers.h"
+#include "model/UserCode.h"
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -49,6 +51,79 @@ const Stmt *findApiCall(ValueFacts &facts, const Stmt *stmt, std::initializer_li
     if (const Stmt *found = findApiCall(facts, child, kinds, depth))
       return found;
   return nullptr;
+}
+
+/// The function a call runs, as written in the file (a template's pattern).
+const FunctionDecl *writtenCallee(const CallExpr *call) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (!callee)
+    return nullptr;
+  if (const FunctionDecl *pattern = callee->getTemplateInstantiationPattern())
+    callee = pattern;
+  return callee->getCanonicalDecl();
+}
+
+/// Finds a call of `target` that runs inside a loop of its caller.
+struct CallInLoopFinder : RecursiveASTVisitor<CallInLoopFinder> {
+  const FunctionDecl *target = nullptr;
+  ASTContext *context = nullptr;
+  bool found = false;
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseDecl(Decl *decl) {
+    if (found || !decl)
+      return !found;
+    if (!isa<TranslationUnitDecl>(decl) &&
+        !isUserCode(context->getSourceManager(), decl->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    if (writtenCallee(call) != target)
+      return true;
+    // A loop around the call in its function, through declarations
+    // (`double avg = train_one_epoch(...)`); a lambda's body or a function stops the walk.
+    DynTypedNodeList parents = context->getParents(*call);
+    for (unsigned depth = 0; !parents.empty() && !found && depth < 64; ++depth) {
+      const DynTypedNode &parent = parents[0];
+      if (const auto *stmt = parent.get<Stmt>()) {
+        if (isa<LambdaExpr>(stmt))
+          break;
+        found = isLoop(stmt);
+      } else if (parent.get<FunctionDecl>() || !parent.get<Decl>()) {
+        break;
+      }
+      parents = context->getParents(parent);
+    }
+    return !found;
+  }
+};
+
+bool isCalledInLoop(ValueFacts &facts, const FunctionDecl *function) {
+  function = function->getCanonicalDecl();
+  auto known = facts.calledInLoop.find(function);
+  if (known != facts.calledInLoop.end())
+    return known->second;
+  CallInLoopFinder finder;
+  finder.target = function;
+  finder.context = &facts.context();
+  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
+  return facts.calledInLoop[function] = finder.found;
+}
+
+/// Whether `stmt` reads or writes `decl`.
+bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
+  if (!stmt)
+    return false;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(stmt); ref && ref->getDecl() == decl)
+    return true;
+  if (const auto *member = dyn_cast<MemberExpr>(stmt); member && member->getMemberDecl() == decl)
+    return true;
+  for (const Stmt *child : stmt->children())
+    if (refersTo(child, decl))
+      return true;
+  return false;
 }
 
 /// `counter = 0` somewhere in `stmt` (not inside `skip`).
@@ -139,7 +214,13 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
       }
       if (after && !end.flush)
         end.flush = findApiCall(facts, statement, {ApiKind::OptimizerStep});
-      if (end.epochLoop && !end.epochReset)
+      // A reset between runs of the loop: in the epoch loop, or before the loop in
+      // a function that runs one epoch. One guarded by the window counter
+      // (`if (micro == 0) zero_grad()`) runs only when no window is open.
+      bool guardedByCounter = false;
+      if (const auto *branch = dyn_cast<IfStmt>(statement))
+        guardedByCounter = counter && refersTo(branch->getCond(), counter);
+      if ((end.epochLoop || !after) && !end.epochReset && !guardedByCounter)
         end.epochReset =
             findApiCall(facts, statement, {ApiKind::OptimizerZeroGrad, ApiKind::ModuleZeroGrad});
     }
@@ -164,9 +245,11 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
   } else if (isa_and_nonnull<FieldDecl>(counter)) {
     end.counter = CounterScope::RunsAcross;
   }
-  if (end.counter == CounterScope::RunsAcross && counter && end.epochLoop &&
+  if (end.counter == CounterScope::RunsAcross && counter &&
       setsToZero(facts, scope, counter, loop.loop))
     end.counter = CounterScope::RestartsWithLoop;
+
+  end.runsPerEpoch = end.epochLoop || isCalledInLoop(facts, loop.function);
 
   if ((end.batchCount = countedBound(facts, loop.loop, counter)))
     end.batchCountMultipleOfSteps = multipleOfSteps(facts, end.batchCount, loop.window->steps);

@@ -386,3 +386,98 @@ void b(std::vector<torch::Tensor>& xs, torch::optim::SGD& opt) {
   GL_SINGLE_LOOP(loop, a);
   EXPECT_EQ(kindsOf(loop), (std::vector<K>{K::Backward, K::Step})) << a.dump();
 }
+
+// ---- how a loop ends: what becomes of a window left open (issue 14)
+
+namespace {
+
+const TrainingLoop *windowedLoop(const Analysis &analysis) {
+  for (const TrainingLoop &loop : analysis.loops())
+    if (loop.kind == LoopKind::Loop && loop.hasWindow())
+      return &loop;
+  return nullptr;
+}
+
+} // namespace
+
+TEST(LoopEnd, LoopIndexRestartsEachEpoch) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs, int epochs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  for (int e = 0; e < epochs; ++e)
+    for (size_t i = 0; i < xs.size(); ++i) {
+      net.forward(xs[i]).mean().backward();
+      if ((i + 1) % 4 == 0) { opt.step(); opt.zero_grad(); }
+    }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(loop->end.counter, CounterScope::RestartsWithLoop);
+  EXPECT_NE(loop->end.epochLoop, nullptr);
+  EXPECT_EQ(loop->end.flush, nullptr);
+  EXPECT_EQ(loop->end.epochReset, nullptr);
+  ASSERT_NE(loop->end.batchCount, nullptr);
+  EXPECT_FALSE(loop->end.batchCountMultipleOfSteps);
+}
+
+TEST(LoopEnd, CounterBeforeTheEpochLoopRunsAcrossAndTheEpochResetIsSeen) {
+  GL_ANALYSE(a, R"cpp(
+void clear(torch::optim::SGD &opt) { opt.zero_grad(); }
+void train(Net &net, std::vector<torch::Tensor> &xs, int epochs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  long step = 0;
+  for (int e = 0; e < epochs; ++e) {
+    clear(opt);
+    for (auto &x : xs) {
+      net.forward(x).mean().backward();
+      if (++step % 4 == 0) { opt.step(); opt.zero_grad(); }
+    }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(loop->end.counter, CounterScope::RunsAcross);
+  EXPECT_NE(loop->end.epochReset, nullptr); // through the helper
+  EXPECT_EQ(loop->end.batchCount, nullptr);
+}
+
+TEST(LoopEnd, CounterSetToZeroPerEpochRestartsAndAFlushIsSeen) {
+  GL_ANALYSE(a, R"cpp(
+struct Trainer {
+  int micro_ = 0;
+  void flush(torch::optim::SGD &opt) { if (micro_ != 0) opt.step(); }
+  void run(Net &net, torch::optim::SGD &opt, std::vector<torch::Tensor> &xs, int epochs) {
+    for (int e = 0; e < epochs; ++e) {
+      micro_ = 0;
+      for (auto &x : xs) {
+        net.forward(x).mean().backward();
+        if (++micro_ == 4) { opt.step(); opt.zero_grad(); micro_ = 0; }
+      }
+      flush(opt);
+    }
+  }
+};
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(loop->end.counter, CounterScope::RestartsWithLoop);
+  EXPECT_NE(loop->end.flush, nullptr);
+}
+
+TEST(LoopEnd, ConstantBoundThatIsAMultipleOfN) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs, int windows) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  const int accum = 4;
+  for (int i = 0; i < accum * windows; ++i) {
+    net.forward(xs[i]).mean().backward();
+    if ((i + 1) % accum == 0) { opt.step(); opt.zero_grad(); }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_TRUE(loop->end.batchCountMultipleOfSteps);
+}
