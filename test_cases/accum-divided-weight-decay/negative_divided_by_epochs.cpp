@@ -13,7 +13,7 @@ void train(torch::nn::Sequential net, const std::vector<torch::Tensor> &x,
     for (size_t i = 0; i < x.size(); ++i) {
       auto loss = torch::mse_loss(net->forward(x[i]), y[i]) / accumulate;
       loss.backward();
-      if (i % accumulate == accumulate - 1) {
+      if (i % accumulate == accumulate - 1 || i + 1 == x.size()) {
         adamw.step();
         adamw.zero_grad();
       }

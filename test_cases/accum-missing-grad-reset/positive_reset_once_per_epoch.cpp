@@ -13,7 +13,7 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
     for (size_t i = 0; i < xs.size(); ++i) {
       auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum;
       loss.backward();
-      if ((i + 1) % accum == 0) {
+      if ((i + 1) % accum == 0 || i + 1 == xs.size()) {
         opt.step();
         // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradients are never reset {{.*}} [accum-missing-grad-reset]
         // CHECK-FIXES: {{^}}        opt.step();{{$}}

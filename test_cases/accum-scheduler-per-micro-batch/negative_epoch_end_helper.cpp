@@ -20,7 +20,7 @@ void train(torch::nn::Sequential model, std::vector<torch::Tensor> &xs, std::vec
     for (size_t i = 0; i < xs.size(); ++i) {
       auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]);
       (loss / accum).backward();
-      if ((i + 1) % accum == 0) {
+      if ((i + 1) % accum == 0 || i + 1 == xs.size()) {
         adam.step();
         adam.zero_grad();
       }

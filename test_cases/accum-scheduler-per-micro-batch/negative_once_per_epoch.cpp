@@ -12,7 +12,7 @@ void train(torch::nn::Sequential net, std::vector<torch::Tensor> &xs,
     for (size_t b = 0; b < xs.size(); ++b) {
       auto loss = torch::mse_loss(net->forward(xs[b]), ys[b]) / kAccum;
       loss.backward();
-      if (b % kAccum == kAccum - 1) {
+      if (b % kAccum == kAccum - 1 || b + 1 == xs.size()) {
         adam.step();
         adam.zero_grad();
       }
