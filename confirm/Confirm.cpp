@@ -278,6 +278,87 @@ std::string describeFates(const interp::MicroBatchFates &fates, int total) {
   return text;
 }
 
+/// accum-fp16-grad-accumulation: the loop with its .grad stored in the
+/// parameters' half precision (every micro-batch's gradient rounded into the
+/// half-precision sum) against the same loop accumulating in float32 (the
+/// fix: an fp32 buffer) and the large-batch reference.
+Confirmation confirmHalfPrecision(const FindingCode &code, Confirmation c,
+                                  const interp::ExecutionSetting &base,
+                                  const interp::Execution &written32, int n, int w,
+                                  int traceSteps) {
+  runtime::DType half =
+      code.asWritten->gradientType == "bfloat16" ? runtime::DType::BF16 : runtime::DType::F16;
+  interp::ExecutionSetting halfSetting = base;
+  halfSetting.accumulationSteps = n;
+  halfSetting.worldSize = w;
+  halfSetting.data.gradDType = half;
+  interp::ExecutionSetting floatSetting = halfSetting;
+  floatSetting.data.gradDType = runtime::DType::F32;
+  c.setting.dtype = std::string(runtime::dtypeName(half)) +
+                    " gradient storage as written (the parameters' dtype), float32 in the fix "
+                    "and the reference; the stand-in's forward pass runs in float32";
+  c.fix = "program-level fix: the same loop accumulating .grad in float32";
+  interp::Execution written = interp::execute(*code.asWritten, halfSetting);
+  if (!written.problem.empty()) {
+    c.verdict = "not-executable";
+    c.detail = written.problem;
+    return c;
+  }
+  const interp::Execution &fixed = written32;
+  interp::Execution reference =
+      interp::referenceRun(fixed.optimizer, n, w, true, fixed.clip, floatSetting, fixed.scheduler);
+  if (w > 1) {
+    interp::Execution sum = interp::referenceRun(fixed.optimizer, n, w, false, fixed.clip,
+                                                 floatSetting, fixed.scheduler);
+    if (runtime::compare(fixed.firstAppliedGradient, sum.firstAppliedGradient).relativeError <
+        runtime::compare(fixed.firstAppliedGradient, reference.firstAppliedGradient).relativeError)
+      reference = std::move(sum);
+  }
+  size_t windows = static_cast<size_t>(c.windows);
+  runtime::Comparison lost =
+      runtime::compare(written.firstAppliedGradient, fixed.firstAppliedGradient);
+  c.relErrorBuggy =
+      runtime::compare(written.firstAppliedGradient, reference.firstAppliedGradient).relativeError;
+  c.relErrorFixed =
+      runtime::compare(fixed.firstAppliedGradient, reference.firstAppliedGradient).relativeError;
+  c.gradNormRatio = lost.normRatio;
+  c.updateRatio = norm(written.firstUpdate) / std::max(norm(reference.firstUpdate), 1e-30);
+  c.parameterErrorAsWritten = parameterError(written, reference, windows);
+  c.parameterErrorWithFix = parameterError(fixed, reference, windows);
+  std::string type = code.asWritten->gradientType;
+  std::string measured =
+      "accumulating N=" + std::to_string(n) + " micro-batches in " + type +
+      " .grad: the applied gradient differs from the float32 sum of the same micro-batches by " +
+      format("%.3g", lost.relativeError) + " (relative); parameters after " +
+      std::to_string(windows) + " steps off by " + format("%.3g", c.parameterErrorAsWritten) +
+      " of the distance moved; with float32 accumulation: " +
+      format("%.1g", c.parameterErrorWithFix);
+  if (c.parameterErrorAsWritten > kDeviates && c.parameterErrorWithFix < kMatches) {
+    c.verdict = "confirmed";
+    c.detail = measured;
+  } else if (c.parameterErrorAsWritten > kDeviates) {
+    c.verdict = "not-confirmed";
+    c.detail = measured + "; but float32 accumulation departs from the reference too: the loop "
+                          "has another problem";
+  } else {
+    c.verdict = "not-confirmed";
+    c.detail = "no numerical effect in this setting: " + measured +
+               " (the stand-in's gradients keep their size over N=" + std::to_string(n) +
+               " additions; smaller gradients or a larger N lose more)";
+  }
+  if (traceSteps > 0) {
+    interp::ExecutionSetting traced = halfSetting;
+    traced.windows = traceSteps;
+    interp::ExecutionSetting tracedFloat = floatSetting;
+    tracedFloat.windows = traceSteps;
+    interp::Execution ref =
+        interp::referenceRun(fixed.optimizer, n, w, true, fixed.clip, tracedFloat, fixed.scheduler);
+    c.parameterErrorBuggy = errorTrace(interp::execute(*code.asWritten, traced), ref);
+    c.parameterErrorFixed = errorTrace(interp::execute(*code.asWritten, tracedFloat), ref);
+  }
+  return c;
+}
+
 /// accum-trailing-micro-batches: whole epochs whose micro-batches are not a
 /// multiple of N, run as written and with the fix-it, against the reference
 /// that steps each epoch's short last window on the mean over its own r.
@@ -470,6 +551,8 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   c.windows = windows;
   if (diagnosed == "accum-trailing-micro-batches")
     return confirmOverEpochs(code, std::move(c), setting, n, w, traceSteps);
+  if (diagnosed == "accum-fp16-grad-accumulation")
+    return confirmHalfPrecision(code, std::move(c), setting, written, n, w, traceSteps);
   // The fixed side: the finding's own fix-it, else the summary's program fix.
   interp::ExecutionSetting same = setting;
   same.accumulationSteps = n;

@@ -45,6 +45,7 @@ struct ModelBuilder::Impl {
     for (TrainingLoop &loop : loops) {
       loop.opaqueCalls = state.opaqueCalls;
       builder::readLoopEnd(facts, loop);
+      builder::readParameterPrecision(facts, loop);
     }
     return loops;
   }

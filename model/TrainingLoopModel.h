@@ -182,6 +182,13 @@ struct LoopEnd {
   bool batchCountMultipleOfSteps = false;
 };
 
+/// Half-precision parameters: their .grad is half too, so backward() adds
+/// each micro-batch into a half-precision sum.
+struct ParameterPrecision {
+  const clang::CallExpr *conversion = nullptr; ///< `model->to(torch::kHalf)`; null: fp32
+  std::string type;                            ///< "float16" or "bfloat16"
+};
+
 enum class LoopKind {
   Loop,         ///< for / while / do / range-for loop
   StepFunction, ///< a function called once per micro-batch, window kept by a counter
@@ -203,6 +210,7 @@ struct TrainingLoop {
   /// object whose target is not known. They may reset or step anything.
   std::vector<const clang::CallExpr *> opaqueCalls;
   LoopEnd end;
+  ParameterPrecision halfPrecision;
 
   bool hasWindow() const { return window.has_value() && !window->steps.provablyOne(); }
   std::vector<const TrainingEvent *> eventsOf(EventKind kind) const;

@@ -55,6 +55,16 @@ public:
   /// Per-translation-unit memo (builder/LoopEnd.cpp): whether a function is
   /// called inside a loop somewhere in the file (once per epoch, say).
   std::map<const clang::FunctionDecl *, bool> calledInLoop;
+  /// Per-translation-unit memo (builder/ParameterPrecision.cpp): every
+  /// `to(<dtype>)` call of the user's code.
+  struct DtypeConversion {
+    const clang::CallExpr *call = nullptr;
+    const clang::FunctionDecl *function = nullptr; ///< the function it is in
+    std::string type;                              ///< "Half", "BFloat16", "Float", ...
+    bool ofModule = false;                         ///< torch::nn::Module::to
+  };
+  std::vector<DtypeConversion> conversions;
+  bool conversionsCollected = false;
 
   /// Records the origins of every variable and field in `decl` (user code).
   void collectOrigins(clang::Decl *decl);

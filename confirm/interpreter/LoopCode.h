@@ -166,6 +166,9 @@ struct LoopCode {
   int worldSize = 1;
   bool worldSizeFromCode = false;
   bool distributed = false; ///< the loop all-reduces gradients
+  /// "float16" / "bfloat16" when the model's parameters (and so .grad) are
+  /// half precision; empty for float32.
+  std::string gradientType;
   std::string stepsName = "N", worldSizeName = "W";
   std::vector<Assumption> assumptions; ///< what the translation assumed
   std::vector<std::string> skipped;    ///< calls not mapped (deduplicated)

@@ -195,6 +195,7 @@ public:
     for (size_t index = 0; index < code_->functions.size(); ++index)
       markFunction(static_cast<int>(index));
     code_->distributed = distributed_;
+    code_->gradientType = loop_.halfPrecision.type;
     return code_;
   }
 

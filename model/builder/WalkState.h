@@ -78,6 +78,12 @@ const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *call,
 /// between epochs, the counted loop's batch count.
 void readLoopEnd(ValueFacts &facts, TrainingLoop &loop);
 
+// ---- ParameterPrecision.cpp
+
+/// Fills `loop.halfPrecision` from the module conversions to half precision
+/// in the loop's function, its class, and the functions that call it.
+void readParameterPrecision(ValueFacts &facts, TrainingLoop &loop);
+
 // ---- CallbackTargets.cpp
 
 /// The call operator of the one lambda a call through a callable object

@@ -481,3 +481,57 @@ void train(Net &net, std::vector<torch::Tensor> &xs, int windows) {
   ASSERT_NE(loop, nullptr) << a.dump();
   EXPECT_TRUE(loop->end.batchCountMultipleOfSteps);
 }
+
+// ---- half-precision parameters (issue 14)
+
+TEST(ParameterPrecision, ConversionInTheCallerIsSeen) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i]).mean().backward();
+    if ((i + 1) % 8 == 0) { opt.step(); opt.zero_grad(); }
+  }
+}
+void run(Net &net, std::vector<torch::Tensor> &xs) {
+  net.to(torch::kBFloat16);
+  train(net, xs);
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_NE(loop->halfPrecision.conversion, nullptr);
+  EXPECT_EQ(loop->halfPrecision.type, "bfloat16");
+}
+
+TEST(ParameterPrecision, AConversionToFloatMeansAnFp32Path) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  net.to(torch::kHalf);
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i]).mean().backward();
+    if ((i + 1) % 8 == 0) { opt.step(); opt.zero_grad(); }
+  }
+  net.to(torch::kFloat);
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(loop->halfPrecision.conversion, nullptr);
+}
+
+TEST(ParameterPrecision, HalfInputsAloneAreNotHalfParameters) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i].to(torch::kHalf)).mean().backward();
+    if ((i + 1) % 8 == 0) { opt.step(); opt.zero_grad(); }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(loop->halfPrecision.conversion, nullptr);
+}
