@@ -62,6 +62,7 @@ public:
     const clang::FunctionDecl *function = nullptr; ///< the function it is in
     std::string type;                              ///< "Half", "BFloat16", "Float", ...
     bool ofModule = false;                         ///< torch::nn::Module::to
+    bool ofGradient = false;                       ///< `p.grad().to(...)`: a gradient copy
   };
   std::vector<DtypeConversion> conversions;
   bool conversionsCollected = false;

@@ -58,6 +58,21 @@ bool isModuleMethod(const CallExpr *call) {
   return record && record->getName() == "Module";
 }
 
+/// Whether `expr` reads a gradient: `p.grad()`, `p.mutable_grad()`.
+bool readsGrad(const Stmt *expr) {
+  if (!expr)
+    return false;
+  if (const auto *call = dyn_cast<CallExpr>(expr))
+    if (const FunctionDecl *callee = call->getDirectCallee())
+      if (callee->getIdentifier() &&
+          (callee->getName() == "grad" || callee->getName() == "mutable_grad"))
+        return true;
+  for (const Stmt *child : expr->children())
+    if (readsGrad(child))
+      return true;
+  return false;
+}
+
 /// Every `to(<dtype>)` call of the translation unit's user code, with the
 /// function it is in.
 struct ConversionFinder : RecursiveASTVisitor<ConversionFinder> {
@@ -84,22 +99,25 @@ struct ConversionFinder : RecursiveASTVisitor<ConversionFinder> {
   bool VisitCallExpr(CallExpr *call) {
     std::string type = conversionType(call);
     if (!type.empty() && !functions.empty())
-      out->push_back({call, functions.back(), type, isModuleMethod(call)});
+      out->push_back({call, functions.back(), type, isModuleMethod(call),
+                      isa<CXXMemberCallExpr>(call) &&
+                          readsGrad(cast<CXXMemberCallExpr>(call)->getImplicitObjectArgument())});
     return true;
   }
 };
 
-/// Functions that call `function` directly.
-bool calls(const FunctionDecl *caller, const FunctionDecl *function) {
+/// The last call of `function` in `caller`'s body, or null.
+const CallExpr *lastCallOf(const FunctionDecl *caller, const FunctionDecl *function) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const FunctionDecl *target;
-    bool found = false;
+    const CallExpr *found = nullptr;
     bool VisitCallExpr(CallExpr *call) {
       const FunctionDecl *callee = call->getDirectCallee();
       if (callee && callee->getTemplateInstantiationPattern())
         callee = callee->getTemplateInstantiationPattern();
-      found = found || (callee && callee->getCanonicalDecl() == target);
-      return !found;
+      if (callee && callee->getCanonicalDecl() == target)
+        found = call;
+      return true;
     }
   } finder;
   finder.target = function->getCanonicalDecl();
@@ -108,14 +126,20 @@ bool calls(const FunctionDecl *caller, const FunctionDecl *function) {
   return finder.found;
 }
 
-/// Whether a conversion in `where` concerns the loop in `function`.
-bool related(const FunctionDecl *where, const FunctionDecl *function) {
+/// Whether a conversion concerns the loop: before the loop in its own
+/// function, in another method of its class, or before a call of the loop's
+/// function in a caller (a conversion after training, to export, does not).
+bool related(const ValueFacts::DtypeConversion &conversion, const TrainingLoop &loop,
+             const SourceManager &sm, bool ordered) {
+  const FunctionDecl *where = conversion.function, *function = loop.function;
+  SourceLocation at = conversion.call->getBeginLoc();
   if (where->getCanonicalDecl() == function->getCanonicalDecl())
-    return true;
+    return !ordered || (loop.loop && sm.isBeforeInTranslationUnit(at, loop.loop->getBeginLoc()));
   const auto *a = dyn_cast<CXXMethodDecl>(where), *b = dyn_cast<CXXMethodDecl>(function);
   if (a && b && a->getParent()->getCanonicalDecl() == b->getParent()->getCanonicalDecl())
-    return true;
-  return calls(where, function);
+    return !ordered || isa<CXXConstructorDecl>(a);
+  const CallExpr *call = lastCallOf(where, function);
+  return call && (!ordered || sm.isBeforeInTranslationUnit(at, call->getBeginLoc()));
 }
 
 } // namespace
@@ -131,11 +155,16 @@ void readParameterPrecision(ValueFacts &facts, TrainingLoop &loop) {
     finder.TraverseDecl(facts.context().getTranslationUnitDecl());
   }
   const ValueFacts::DtypeConversion *half = nullptr;
+  const SourceManager &sm = facts.context().getSourceManager();
   for (const ValueFacts::DtypeConversion &conversion : facts.conversions) {
-    if (!related(conversion.function, loop.function))
+    // A half conversion counts before training; an fp32 path anywhere.
+    if (!related(conversion, loop, sm, isHalf(conversion.type)))
       continue;
-    if (!isHalf(conversion.type))
-      return; // an fp32 copy or a conversion back: not plain half accumulation
+    // A module converted to another dtype (back to float32), or gradients
+    // copied into another dtype (an fp32 buffer): not plain half accumulation.
+    // Other tensors converted to float (a loss, a log) say nothing.
+    if (!isHalf(conversion.type) && (conversion.ofModule || conversion.ofGradient))
+      return;
     if (conversion.ofModule && !half)
       half = &conversion;
   }
