@@ -76,7 +76,8 @@ std::optional<FindingFix> lastBatchFix(const TrainingLoop &loop, CheckContext &c
     for (const ScaleFactor &factor : backward->scaling) {
       if (!factor.isAccumulationSteps && !factor.mayBeAccumulationSteps)
         continue;
-      if (byN || !backward->callChain.empty() || !factor.divisor)
+      // A divisor that holds more than N (`N * W`) is other checks' business too.
+      if (byN || !backward->callChain.empty() || !factor.divisor || factor.isWorldSize)
         return std::nullopt;
       byN = &factor;
     }

@@ -9,9 +9,9 @@ void train(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-3));
   const int accum = 4;
   for (size_t i = 0; i < xs.size(); ++i) {
-    at::autocast::set_autocast_enabled(at::kCUDA, true);
+    at::autocast::set_enabled(true);
     auto pred = model->forward(xs[i]);
-    at::autocast::set_autocast_enabled(at::kCUDA, false);
+    at::autocast::set_enabled(false);
     auto loss = torch::mse_loss(pred.to(torch::kFloat), ys[i]) / accum;
     loss.backward();
     if ((i + 1) % accum == 0) {
