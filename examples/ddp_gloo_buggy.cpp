@@ -58,7 +58,7 @@ void train(torch::nn::Linear& model, c10d::ProcessGroup& pg,
 
       average_gradients(*model, pg);  // BUG 1: synchronises every micro-batch
 
-      if ((i + 1) % accum_steps == 0) {
+      if ((i + 1) % accum_steps == 0 || i + 1 == inputs.size()) {
         optimizer.step();
         optimizer.zero_grad();
       }
