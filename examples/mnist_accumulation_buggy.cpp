@@ -1,15 +1,15 @@
-// MNIST-style MLP trained with gradient accumulation -- four classic mistakes.
+// MNIST-style MLP trained with gradient accumulation -- three classic mistakes.
 //
 // The program wants an effective batch of 32 x 4 = 128 images on a device
 // that only holds 32 at a time, so it accumulates the gradients of four
-// micro-batches before each optimizer step. It gets four things wrong:
+// micro-batches before each optimizer step. It gets three things wrong:
 //   1. optimizer.zero_grad() runs at the top of every micro-batch, so only the
 //      last micro-batch of each window reaches step();
 //   2. the loss is not divided by accum_steps, so a correct window would apply
 //      the sum of four gradients, four times the large-batch gradient;
 //   3. clip_grad_norm_ runs after every backward(), on partial sums, instead of
 //      once on the full window gradient right before step().
-//   4. 4000 synthetic images make 125 batches: each epoch's last one never steps.
+// Synthetic data stands in for the MNIST download.
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace {
 
-constexpr int64_t kNumImages = 4000;
+constexpr int64_t kNumImages = 4096;
 constexpr int64_t kMicroBatch = 32;
 constexpr int kEpochs = 3;
 constexpr double kMaxNorm = 1.0;
@@ -83,7 +83,7 @@ int main() {
       // BUG 3: clips a partial sum on every micro-batch.
       torch::nn::utils::clip_grad_norm_(model->parameters(), kMaxNorm);
 
-      if ((batch_idx + 1) % accum_steps == 0) {  // BUG 4: no step at the last batch
+      if ((batch_idx + 1) % accum_steps == 0 || batch_idx + 1 == kNumImages / kMicroBatch) {
         optimizer.step();
       }
 

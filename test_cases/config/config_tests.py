@@ -94,7 +94,7 @@ def test_checks_and_nearest_config(tmp):
     os.makedirs(os.path.dirname(source))
     shutil.copy(MNIST, source)
     _, everything, _ = findings(source)
-    check("mnist example has four checks", len(set(checks_of(everything))) == 4,
+    check("mnist example has three checks", len(set(checks_of(everything))) == 3,
           checks_of(everything))
     write(os.path.join(base, ".gradlint.yaml"), "Checks: '-*,accum-missing-loss-division'\n")
     _, only, _ = findings(source)
