@@ -55,6 +55,7 @@ public:
   /// Per-translation-unit memo (builder/LoopEnd.cpp): whether a function is
   /// called inside a loop somewhere in the file (once per epoch, say).
   std::map<const clang::FunctionDecl *, bool> calledInLoop;
+  bool calledInLoopCollected = false;
   /// Per-translation-unit memo (builder/ParameterPrecision.cpp): every
   /// `to(<dtype>)` call of the user's code.
   struct DtypeConversion {

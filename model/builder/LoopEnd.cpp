@@ -12,6 +12,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace gradlint::builder {
@@ -63,53 +65,55 @@ const FunctionDecl *writtenCallee(const CallExpr *call) {
   return callee->getCanonicalDecl();
 }
 
-/// Finds a call of `target` that runs inside a loop of its caller.
+/// Collects every function the file calls inside a loop of the caller.
 struct CallInLoopFinder : RecursiveASTVisitor<CallInLoopFinder> {
-  const FunctionDecl *target = nullptr;
   ASTContext *context = nullptr;
-  bool found = false;
+  std::map<const FunctionDecl *, bool> *out = nullptr;
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitLambdaBody() const { return true; }
   bool TraverseDecl(Decl *decl) {
-    if (found || !decl)
-      return !found;
+    if (!decl)
+      return true;
     if (!isa<TranslationUnitDecl>(decl) &&
         !isUserCode(context->getSourceManager(), decl->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(decl);
   }
   bool VisitCallExpr(CallExpr *call) {
-    if (writtenCallee(call) != target)
+    const FunctionDecl *callee = writtenCallee(call);
+    if (!callee || out->count(callee))
       return true;
     // A loop around the call in its function, through declarations
     // (`double avg = train_one_epoch(...)`); a lambda's body or a function stops the walk.
     DynTypedNodeList parents = context->getParents(*call);
-    for (unsigned depth = 0; !parents.empty() && !found && depth < 64; ++depth) {
+    for (unsigned depth = 0; !parents.empty() && depth < 64; ++depth) {
       const DynTypedNode &parent = parents[0];
       if (const auto *stmt = parent.get<Stmt>()) {
         if (isa<LambdaExpr>(stmt))
           break;
-        found = isLoop(stmt);
+        if (isLoop(stmt)) {
+          (*out)[callee] = true;
+          break;
+        }
       } else if (parent.get<FunctionDecl>() || !parent.get<Decl>()) {
         break;
       }
       parents = context->getParents(parent);
     }
-    return !found;
+    return true;
   }
 };
 
 bool isCalledInLoop(ValueFacts &facts, const FunctionDecl *function) {
-  function = function->getCanonicalDecl();
-  auto known = facts.calledInLoop.find(function);
-  if (known != facts.calledInLoop.end())
-    return known->second;
-  CallInLoopFinder finder;
-  finder.target = function;
-  finder.context = &facts.context();
-  finder.TraverseDecl(facts.context().getTranslationUnitDecl());
-  return facts.calledInLoop[function] = finder.found;
+  if (!facts.calledInLoopCollected) {
+    facts.calledInLoopCollected = true;
+    CallInLoopFinder finder;
+    finder.context = &facts.context();
+    finder.out = &facts.calledInLoop;
+    finder.TraverseDecl(facts.context().getTranslationUnitDecl());
+  }
+  return facts.calledInLoop.count(function->getCanonicalDecl()) > 0;
 }
 
 /// Whether `stmt` reads or writes `decl`.
@@ -206,12 +210,21 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
     const auto *compound = dyn_cast<CompoundStmt>(block);
     if (!compound)
       continue;
+    // Only the statements near the loop: a function of thousands of loops
+    // must not scan all its statements for each of them.
+    constexpr long kNearby = 32;
+    auto body = compound->body();
+    auto holderAt = std::find(body.begin(), body.end(), holder);
+    long index = 0, holderIndex = holderAt - body.begin();
     bool after = false;
-    for (const Stmt *statement : compound->body()) {
+    for (const Stmt *statement : body) {
+      long distance = index++ - holderIndex;
       if (statement == holder) {
         after = true;
         continue;
       }
+      if (distance > kNearby || distance < -kNearby)
+        continue;
       if (after && !end.flush)
         end.flush = findApiCall(facts, statement, {ApiKind::OptimizerStep});
       // A reset between runs of the loop: in the epoch loop, or before the loop in
