@@ -301,6 +301,46 @@ std::optional<SourceEdit> insertStatement(const clang::Stmt *anchor, bool after,
       context);
 }
 
+std::optional<std::vector<SourceEdit>>
+appendInScope(const clang::Stmt *node, const std::string &statement, clang::ASTContext &context) {
+  // Climb to the expression statement: the node whose parent is not an expression.
+  const clang::Stmt *parent = parentStmt(node, context);
+  while (node && parent && llvm::isa<clang::Expr>(parent)) {
+    node = parent;
+    parent = parentStmt(node, context);
+  }
+  if (!node || !parent)
+    return std::nullopt;
+  if (llvm::isa<clang::CompoundStmt>(parent)) {
+    std::optional<SourceEdit> edit = insertStatement(node, /*after=*/true, statement, context);
+    if (!edit)
+      return std::nullopt;
+    return std::vector<SourceEdit>{*edit};
+  }
+  bool body = false;
+  if (const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(parent))
+    body = forStmt->getBody() == node;
+  else if (const auto *range = llvm::dyn_cast<clang::CXXForRangeStmt>(parent))
+    body = range->getBody() == node;
+  else if (const auto *whileStmt = llvm::dyn_cast<clang::WhileStmt>(parent))
+    body = whileStmt->getBody() == node;
+  else if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent))
+    body = branch->getThen() == node || branch->getElse() == node;
+  if (!body)
+    return std::nullopt;
+  const clang::SourceManager &sm = context.getSourceManager();
+  clang::SourceLocation begin = node->getBeginLoc(), end = node->getEndLoc();
+  if (begin.isInvalid() || end.isInvalid() || begin.isMacroID() || end.isMacroID())
+    return std::nullopt;
+  clang::SourceLocation afterSemi =
+      clang::Lexer::findLocationAfterToken(end, clang::tok::semi, sm, context.getLangOpts(), false);
+  if (afterSemi.isInvalid())
+    return std::nullopt;
+  return std::vector<SourceEdit>{
+      {clang::CharSourceRange::getCharRange(begin, begin), "{ "},
+      {clang::CharSourceRange::getCharRange(afterSemi, afterSemi), " " + statement + " }"}};
+}
+
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
                                           clang::ASTContext &context) {
   std::optional<Extent> extent = statementExtent(statement, context);

@@ -65,6 +65,12 @@ std::optional<FindingFix> moveStatement(const clang::Stmt *statement, const clan
 std::optional<SourceEdit> insertStatement(const clang::Stmt *anchor, bool after,
                                           const std::string &statement, clang::ASTContext &context);
 
+/// Adds `statement` (source text ending in ';') right after the expression
+/// statement `node` belongs to, in the same scope: on its own line in a block,
+/// or with braces around both when it is the unbraced body of a loop or `if`.
+std::optional<std::vector<SourceEdit>>
+appendInScope(const clang::Stmt *node, const std::string &statement, clang::ASTContext &context);
+
 /// Deletes `statement` (its whole lines when it stands alone on them).
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement, clang::ASTContext &context);
 

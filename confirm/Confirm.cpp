@@ -252,6 +252,35 @@ std::vector<double> epochErrorTrace(const interp::Execution &run,
   return errors;
 }
 
+/// accum-grad-buffer-double-count: whether the applied gradient is the
+/// window's micro-batch gradients weighted N, N-1, ..., 1 (up to a scale), in words.
+std::string overcountWords(const std::vector<float> &applied, int n, int w,
+                           const runtime::RunSettings &data, const runtime::Backend &backend,
+                           Confirmation &c) {
+  if (n < 2)
+    return "";
+  std::vector<double> weights;
+  std::string listed;
+  for (int k = 0; k < n; ++k) {
+    weights.push_back(static_cast<double>(n - k) / n);
+    if (n <= 8)
+      listed += std::to_string(n - k) + (k + 1 < n ? ", " : "");
+  }
+  std::vector<float> triangular = runtime::weightedWindowGradient(weights, w, data, backend);
+  double scale = norm(applied) / std::max(norm(triangular), 1e-30);
+  for (float &x : triangular)
+    x = static_cast<float>(x * scale);
+  c.triangularFitError = runtime::compare(applied, triangular).relativeError;
+  if (c.triangularFitError > 1e-4)
+    return "";
+  return "applied gradient = the window's micro-batch gradients weighted " +
+         (listed.empty() ? std::string("N, N - 1, ..., 1") : listed) +
+         " (micro-batch k counted N - k + 1 times, N=" + std::to_string(n) + ")" +
+         (near(scale, 1.0) ? " / N" : " x " + format("%.3g", scale / n)) + ", fit error " +
+         format("%.1e", c.triangularFitError) + "; norm " + format("%.3f", c.gradNormRatio) +
+         "x the large-batch gradient";
+}
+
 std::string percentOf(int part, int whole) {
   return std::to_string(part) + " of " + std::to_string(whole) + " (" +
          format("%.1f", 100.0 * part / std::max(whole, 1)) + "%)";
@@ -657,6 +686,10 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   else if (w > 1 && near(gradient.normRatio, 1.0 / w) && gradient.cosine > 0.999999)
     what = "applied gradient is " + format("%.3f", gradient.normRatio) +
            "x the large-batch gradient (1/W, W=" + std::to_string(w) + ")";
+  else if (diagnosed == "accum-grad-buffer-double-count" &&
+           (what = overcountWords(written.firstAppliedGradient, n, w, data, backend, c),
+            !what.empty()))
+    ;
   else if (moreTraffic)
     what = format("%.0f", c.allreduceCallsPerStep) + " all-reduces per step instead of " +
            format("%.0f", fixedTraffic);

@@ -21,6 +21,7 @@ nlohmann::ordered_json confirmationToJson(const Confirmation &c, bool withTraces
                                  {"last_step_gradient_ratio", c.lastStepGradientRatio},
                                  {"unstepped_fraction", c.unsteppedFraction},
                                  {"leaked_fraction", c.leakedFraction},
+                                 {"triangular_fit_error", c.triangularFitError},
                                  {"fix", c.fix}};
   nlohmann::ordered_json assumptions = nlohmann::ordered_json::array();
   for (const ConfirmationAssumption &a : c.assumptions)
@@ -59,6 +60,7 @@ Confirmation confirmationFromJson(const nlohmann::ordered_json &json) {
   json.at("last_step_gradient_ratio").get_to(c.lastStepGradientRatio);
   json.at("unstepped_fraction").get_to(c.unsteppedFraction);
   json.at("leaked_fraction").get_to(c.leakedFraction);
+  json.at("triangular_fit_error").get_to(c.triangularFitError);
   json.at("fix").get_to(c.fix);
   for (const auto &a : json.at("assumptions"))
     c.assumptions.push_back({a.at("name").get<std::string>(), a.at("value").get<std::string>(),

@@ -52,6 +52,10 @@ struct Confirmation {
   /// fraction a step() applied only in a later epoch.
   double unsteppedFraction = 0.0;
   double leakedFraction = 0.0;
+  /// accum-grad-buffer-double-count: the relative error of the applied
+  /// gradient against the window's micro-batch gradients weighted N, N-1, ..., 1
+  /// (scaled to its norm); 1 when not measured.
+  double triangularFitError = 1.0;
   /// How the fixed loop was made: "fix-it" (the finding's own edit, applied
   /// and re-parsed), "program-level fix" (of the loop's summary), or "none".
   std::string fix;

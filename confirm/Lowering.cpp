@@ -81,7 +81,8 @@ LoweredLoop lowerLoop(const TrainingLoop &loop) {
       hasStep = true;
       break;
     case EventKind::LossComputation:
-    case EventKind::SchedulerStep: continue;
+    case EventKind::SchedulerStep:
+    case EventKind::GradBufferAdd: continue;
     }
     program.ops.push_back(op);
   }

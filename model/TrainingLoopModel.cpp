@@ -22,6 +22,7 @@ const char *eventKindName(EventKind kind) {
   case EventKind::GradDivide: return "grad-divide";
   case EventKind::Step: return "step";
   case EventKind::SchedulerStep: return "scheduler-step";
+  case EventKind::GradBufferAdd: return "grad-buffer-add";
   }
   return "?";
 }

@@ -80,6 +80,9 @@ enum class EventKind {
   GradDivide, ///< grad().div_(x), grad /= x, mul_(1.0 / x); grad = buffer (an overwrite)
   Step,       ///< Optimizer::step (and overrides)
   SchedulerStep, ///< LRScheduler::step
+  /// A hand-written gradient buffer receives .grad: `acc += p.grad()`,
+  /// `acc.add_(p.grad())`, `acc = acc + p.grad()` (acc is not .grad itself).
+  GradBufferAdd,
 };
 
 const char *eventKindName(EventKind kind);
@@ -143,6 +146,12 @@ struct TrainingEvent {
   /// GradDivide by assignment from a value not read from .grad (`grad = buffer
   /// / N`, a hand-written accumulator): .grad's earlier content is replaced.
   bool overwritesGradient = false;
+  /// GradBufferAdd: the buffer's variable or field (`grad_accum` of
+  /// `grad_accum[k] += ...`); GradDivide overwrite: the buffer it reads, when one.
+  const clang::ValueDecl *buffer = nullptr;
+  /// GradBufferAdd: the `.grad()` call in the added value; null when the
+  /// gradient arrives through a variable.
+  const clang::Expr *gradientRead = nullptr;
   bool clipByValue = false; ///< Clip: clip_grad_value_ (else clip_grad_norm_)
   /// Clip: max_norm / clip value, when the code gives it as a positive constant.
   std::optional<double> clipLimit;

@@ -198,6 +198,8 @@ ResolvedExpr ValueFacts::resolve(ResolvedExpr value) const {
   return value;
 }
 
+const ValueDecl *lvalueDecl(const Expr *expr) { return declOfLValue(expr); }
+
 const ValueDecl *ValueFacts::referencedDecl(ResolvedExpr value) const {
   value = resolve(value);
   return value.expr ? declOfLValue(value.expr) : nullptr;

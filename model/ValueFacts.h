@@ -41,6 +41,10 @@ struct ValueOrigin {
   const clang::Expr *site = nullptr;  ///< the assignment or call expression
 };
 
+/// The variable or field an expression names, looking through smart pointers
+/// and dereferences; null for anything else.
+const clang::ValueDecl *lvalueDecl(const clang::Expr *expr);
+
 class ValueFacts {
 public:
   explicit ValueFacts(clang::ASTContext &context, const ModelOptions &options = {})

@@ -87,6 +87,19 @@ std::vector<float> lastMicroBatchGradient(int steps, int worldSize, float lossSc
   return grads.flatten();
 }
 
+std::vector<float> weightedWindowGradient(const std::vector<double> &weights, int worldSize,
+                                          const RunSettings &settings, const Backend &backend) {
+  Model model = makeModel(settings);
+  GradBuffer grads(model, DType::F32);
+  int steps = static_cast<int>(weights.size());
+  for (int rank = 0; rank < worldSize; ++rank)
+    for (int k = 0; k < steps; ++k)
+      forwardBackward(
+          model, microBatch(settings, 0, k, rank, steps, worldSize), LossKind::Mse, Reduction::Mean,
+          static_cast<float>(weights[static_cast<size_t>(k)] / worldSize), grads, backend);
+  return grads.flatten();
+}
+
 std::vector<float> largeBatchGradient(int steps, int worldSize, const RunSettings &settings,
                                       const Backend &backend) {
   LoopProgram plain;

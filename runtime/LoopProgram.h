@@ -92,6 +92,11 @@ RunMeasurement runReference(const LoopProgram &program, const RunSettings &setti
 std::vector<float> lastMicroBatchGradient(int steps, int worldSize, float lossScale,
                                           const RunSettings &settings, const Backend &backend);
 
+/// Window 0's micro-batch gradients weighted: the mean over ranks of
+/// sum_k weights[k] * g_k (k = 0 .. weights.size() - 1, on rank r's data).
+std::vector<float> weightedWindowGradient(const std::vector<double> &weights, int worldSize,
+                                          const RunSettings &settings, const Backend &backend);
+
 /// The large-batch gradient of window 0 (unclipped), to choose clip limits
 /// that bind.
 std::vector<float> largeBatchGradient(int steps, int worldSize, const RunSettings &settings,

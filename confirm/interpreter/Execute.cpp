@@ -25,15 +25,35 @@ struct Term {
   double scale = 1.0;
 };
 
+/// One tensor of a hand-written gradient buffer (`torch::zeros_like(p)`),
+/// shaped like parameter `param`, one copy per rank. Shared: tensor handles
+/// copied into a vector or bound by a range-for see the same storage.
+struct BufferSlot {
+  int param = -1;
+  std::vector<std::vector<float>> perRank;
+};
+
 struct Value {
-  enum class Kind { Unknown, Number, Tensor, Module, Optimizer, Params, Grad, Chunks, Groups };
+  enum class Kind {
+    Unknown,
+    Number,
+    Tensor,
+    Module,
+    Optimizer,
+    Params,
+    Grad,
+    Chunks,
+    Groups,
+    Buffer, ///< hand-written gradient buffers (slots), times `factor`
+  };
   Kind kind = Kind::Unknown;
   double number = 0.0;
-  std::vector<Term> terms; ///< Tensor
-  std::vector<int> params; ///< Params, Grad: parameter indices
-  double factor = 1.0;     ///< Grad: p.grad() / N
-  int optimizer = -1;      ///< Optimizer
-  int count = -1;          ///< Chunks (-1: unknown)
+  std::vector<Term> terms;                        ///< Tensor
+  std::vector<int> params;                        ///< Params, Grad: parameter indices
+  double factor = 1.0;                            ///< Grad: p.grad() / N
+  int optimizer = -1;                             ///< Optimizer
+  int count = -1;                                 ///< Chunks (-1: unknown)
+  std::vector<std::shared_ptr<BufferSlot>> slots; ///< Buffer (factor applies on reading)
 
   static Value of(double n) {
     Value v;
@@ -372,6 +392,165 @@ private:
       rank.grads.roundToStorage(backend_);
   }
 
+  // ---- hand-written gradient buffers
+
+  size_t paramNumel(int param) const {
+    return static_cast<size_t>(ranks_[0].grads.tensor(static_cast<size_t>(param)).numel());
+  }
+
+  static std::vector<int> paramsOfBuffer(const Value &buffer) {
+    std::vector<int> params;
+    for (const std::shared_ptr<BufferSlot> &slot : buffer.slots)
+      params.push_back(slot->param);
+    return params;
+  }
+
+  /// `torch::zeros_like(p)` for each parameter in `params`.
+  Value freshBuffer(const std::vector<int> &params) const {
+    Value buffer;
+    buffer.kind = Value::Kind::Buffer;
+    for (int param : params) {
+      auto slot = std::make_shared<BufferSlot>();
+      slot->param = param;
+      slot->perRank.assign(ranks_.size(), std::vector<float>(paramNumel(param), 0.0f));
+      buffer.slots.push_back(std::move(slot));
+    }
+    return buffer;
+  }
+
+  /// The buffer's slots with its factor applied: the same storage when the
+  /// factor is 1 (a handle), else new tensors (`acc / N`).
+  Value materialisedSlots(const Value &buffer) const {
+    if (buffer.factor == 1.0)
+      return buffer;
+    Value copy = freshBuffer(paramsOfBuffer(buffer));
+    for (size_t j = 0; j < copy.slots.size(); ++j)
+      for (size_t r = 0; r < ranks_.size(); ++r)
+        for (size_t e = 0; e < copy.slots[j]->perRank[r].size(); ++e)
+          copy.slots[j]->perRank[r][e] =
+              static_cast<float>(buffer.slots[j]->perRank[r][e] * buffer.factor);
+    return copy;
+  }
+
+  /// Element count of a gradient-like value: its parameters or its slots.
+  static size_t tensorsIn(const Value &value) {
+    return value.kind == Value::Kind::Buffer ? value.slots.size() : value.params.size();
+  }
+
+  /// Tensor j of a gradient-like value on rank r, scaled by its factor.
+  std::vector<float> tensorOf(const Value &value, size_t j, size_t r) const {
+    std::vector<float> out;
+    if (value.kind == Value::Kind::Buffer) {
+      out = value.slots[j]->perRank[r];
+    } else {
+      size_t param = static_cast<size_t>(value.params[j]);
+      const float *data = ranks_[r].grads.tensor(param).data();
+      out.assign(data, data + ranks_[r].grads.tensor(param).numel());
+    }
+    for (float &x : out)
+      x = static_cast<float>(x * value.factor);
+    return out;
+  }
+
+  /// target += sign * source (source: gradients or another buffer).
+  void addInto(Value &target, const Value &source, double sign, const Node &node) {
+    using K = Value::Kind;
+    if (source.kind != K::Grad && source.kind != K::Buffer)
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " adds a value the interpreter does not follow into a gradient buffer"};
+    if (target.factor != 1.0 || tensorsIn(source) != target.slots.size())
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " adds gradients into a buffer of another size"};
+    for (size_t j = 0; j < target.slots.size(); ++j)
+      for (size_t r = 0; r < ranks_.size(); ++r) {
+        std::vector<float> add = tensorOf(source, j, r);
+        std::vector<float> &into = target.slots[j]->perRank[r];
+        if (add.size() != into.size())
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                       " adds a gradient into a buffer of another shape"};
+        for (size_t e = 0; e < into.size(); ++e)
+          into[e] += static_cast<float>(sign * add[e]);
+      }
+  }
+
+  /// `acc += g`, `acc -= g`, `acc *= x`, `acc /= x` in place.
+  void updateBuffer(Value &target, const std::string &op, const Value &rhs, const Node &node) {
+    if (op == "+" || op == "-") {
+      addInto(target, rhs, op == "-" ? -1.0 : 1.0, node);
+      return;
+    }
+    if ((op != "*" && op != "/") || !rhs.isNumber() || (op == "/" && rhs.number == 0))
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " changes a gradient buffer in a way the interpreter does not follow"};
+    double factor = op == "/" ? 1.0 / rhs.number : rhs.number;
+    for (const std::shared_ptr<BufferSlot> &slot : target.slots)
+      for (std::vector<float> &values : slot->perRank)
+        for (float &x : values)
+          x = static_cast<float>(x * factor);
+  }
+
+  /// `p.mutable_grad() = acc / N`, `p.grad().copy_(acc)`: .grad takes the buffer's values.
+  void writeGrads(const std::vector<int> &params, const Value &buffer, const Node &node) {
+    if (params.size() != buffer.slots.size())
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " writes a buffer of another size into the gradients"};
+    for (size_t r = 0; r < ranks_.size(); ++r) {
+      for (size_t j = 0; j < params.size(); ++j) {
+        std::vector<float> values = tensorOf(buffer, j, r);
+        size_t param = static_cast<size_t>(params[j]);
+        if (values.size() != paramNumel(params[j]))
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                       " writes a buffer of another shape into a gradient"};
+        std::copy(values.begin(), values.end(), ranks_[r].grads.mutableData(param));
+      }
+      ranks_[r].grads.roundToStorage(backend_);
+    }
+  }
+
+  /// Tensor calls on buffers: `zeros_like(p)`, `acc.add_(g)`, `g.copy_(acc)`,
+  /// `acc.clone()`, `acc.to(kFloat)`; nothing for other calls.
+  std::optional<Value> bufferOp(const Node &node, const std::vector<Value> &values) {
+    using K = Value::Kind;
+    const Value &object = values[0];
+    if (node.op == "zeros_like")
+      for (size_t i = 1; i < values.size(); ++i) {
+        if (values[i].kind == K::Params || values[i].kind == K::Grad)
+          return freshBuffer(values[i].params);
+        if (values[i].kind == K::Buffer)
+          return freshBuffer(paramsOfBuffer(values[i]));
+      }
+    const Value none;
+    const Value &argument = values.size() > 1 ? values[1] : none;
+    if (object.kind == K::Buffer) {
+      if (node.op == "add_" || node.op == "sub_") {
+        Value source = argument;
+        if (values.size() > 2 && values[2].isNumber())
+          source = scaled(source, values[2].number); // add_(g, alpha)
+        Value target = object;
+        updateBuffer(target, node.op == "add_" ? "+" : "-", source, node);
+        return object;
+      }
+      if (node.op == "copy_") {
+        Value target = object;
+        updateBuffer(target, "*", Value::of(0.0), node);
+        addInto(target, argument, 1.0, node);
+        return object;
+      }
+      if (node.op == "clone") {
+        Value copy = freshBuffer(paramsOfBuffer(object));
+        addInto(copy, object, 1.0, node);
+        return copy;
+      }
+      if (node.op == "to" || node.op == "float" || node.op == "contiguous" || node.op == "detach")
+        return object;
+    }
+    if (object.kind == K::Grad && node.op == "copy_" && argument.kind == K::Buffer) {
+      writeGrads(object.params, argument, node);
+      return object;
+    }
+    return std::nullopt;
+  }
+
   void zeroGrads(const std::vector<int> &params) {
     scaleGrads(params, 0.0);
     result_.fates.discarded += static_cast<int>(pending_.size());
@@ -475,7 +654,7 @@ private:
     if (value.kind == Value::Kind::Tensor)
       for (Term &term : value.terms)
         term.scale *= factor;
-    else if (value.kind == Value::Kind::Grad)
+    else if (value.kind == Value::Kind::Grad || value.kind == Value::Kind::Buffer)
       value.factor *= factor;
     return value;
   }
@@ -525,8 +704,16 @@ private:
         return {};
       return truncated(Value::of(r), integer && op != "/");
     }
-    bool tensorA = a.kind == K::Tensor || a.kind == K::Grad;
-    bool tensorB = b.kind == K::Tensor || b.kind == K::Grad;
+    bool tensorA = a.kind == K::Tensor || a.kind == K::Grad || a.kind == K::Buffer;
+    bool tensorB = b.kind == K::Tensor || b.kind == K::Grad || b.kind == K::Buffer;
+    if ((a.kind == K::Buffer || b.kind == K::Buffer) && (op == "+" || op == "-") &&
+        (a.kind == K::Buffer || a.kind == K::Grad) && (b.kind == K::Buffer || b.kind == K::Grad)) {
+      // acc + p.grad(): a new buffer.
+      Value sum = freshBuffer(a.kind == K::Buffer ? paramsOfBuffer(a) : a.params);
+      addInto(sum, a, 1.0, node);
+      addInto(sum, b, op == "-" ? -1.0 : 1.0, node);
+      return sum;
+    }
     if (tensorA && b.isNumber()) {
       if (op == "*")
         return scaled(a, b.number);
@@ -693,6 +880,10 @@ private:
       if (node.op != "=") {
         Value current = evaluate(*node.children[0]);
         std::string op = node.op.substr(0, node.op.size() - 1);
+        if (current.kind == Value::Kind::Buffer) {
+          updateBuffer(current, op, rhs, node);
+          return current;
+        }
         if (current.kind == Value::Kind::Tensor && current.terms.empty() &&
             rhs.kind == Value::Kind::Tensor && op == "+")
           ; // zeros() += loss: the loss itself
@@ -817,6 +1008,11 @@ private:
         zeroGrads(allParams());
       return {};
     case ApiOp::ResetGrad:
+      if (object.kind == K::Buffer && node.op != "detach_") {
+        Value target = object;
+        updateBuffer(target, "*", Value::of(0.0), node);
+        return {};
+      }
       if (object.kind != K::Grad && object.kind != K::Params)
         return {};
       if (node.op == "detach_")
@@ -835,9 +1031,21 @@ private:
         store(node.children[0]->place, scaled(object, node.divides ? 1.0 / *operand : *operand));
         return {};
       }
+      const Value &operand = values.size() > 1 ? values[1] : Value{};
+      if (object.kind == K::Buffer) {
+        Value target = object;
+        if (!operand.isNumber() || (node.divides && operand.number == 0))
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                       " scales a gradient buffer by a value the interpreter does not know"};
+        updateBuffer(target, node.divides ? "/" : "*", operand, node);
+        return {};
+      }
       if (object.kind != K::Grad)
         return {};
-      const Value &operand = values.size() > 1 ? values[1] : Value{};
+      if (node.op == "=" && operand.kind == K::Buffer && !clears(*node.children[1])) {
+        writeGrads(object.params, operand, node); // p.mutable_grad() = acc / N
+        return {};
+      }
       if (node.op == "=") {
         // grad = grad / N (a scaled gradient of the same parameters) or a reset.
         if (operand.kind == K::Grad && operand.params == object.params)
@@ -924,6 +1132,8 @@ private:
         return Value::of(object.count);
       if (object.kind == K::Params)
         return Value::of(static_cast<double>(object.params.size()));
+      if (object.kind == K::Buffer && node.op == "size" && values.size() == 1)
+        return Value::of(static_cast<double>(object.slots.size()));
       if (node.op == "size" && values.size() > 1 && values[1].isNumber() && values[1].number == 0 &&
           node.children[0]->isTensor) {
         // The stand-in loss is already a mean over the micro-batch's rows.
@@ -940,6 +1150,15 @@ private:
           one.params = {object.params[index]};
           return one;
         }
+      }
+      if (object.kind == K::Buffer && values.size() > 1 && values[1].isNumber()) {
+        size_t index = static_cast<size_t>(values[1].number);
+        if (index >= object.slots.size())
+          throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                       " indexes a gradient buffer past its end"};
+        Value one = object;
+        one.slots = {object.slots[index]};
+        return one;
       }
       if (object.kind == K::Groups || object.kind == K::Module || object.kind == K::Optimizer)
         return object;
@@ -965,6 +1184,14 @@ private:
         }
         for (int i : element.params)
           list.params.push_back(i);
+        store(node.children[0]->place, list);
+      } else if (element.kind == K::Buffer) {
+        if (list.kind != K::Buffer) {
+          list = Value{};
+          list.kind = K::Buffer;
+        }
+        Value one = materialisedSlots(element);
+        list.slots.insert(list.slots.end(), one.slots.begin(), one.slots.end());
         store(node.children[0]->place, list);
       } else if (element.kind == K::Tensor) {
         if (list.kind != K::Tensor) {
@@ -994,6 +1221,8 @@ private:
       return scaled(object, node.divides ? 1.0 / *factor : *factor);
     }
     case ApiOp::TensorOp: {
+      if (std::optional<Value> buffer = bufferOp(node, values))
+        return *buffer;
       Value combined;
       for (const Value &value : values) {
         if (value.kind == K::Grad || value.kind == K::Params) {
@@ -1012,6 +1241,29 @@ private:
       if (combined.kind == K::Unknown && node.isTensor)
         combined.kind = K::Tensor;
       return combined;
+    }
+    case ApiOp::TensorAssign: {
+      const Value &value = values.size() > 1 ? values[1] : Value{};
+      if (object.kind == K::Buffer) {
+        if (node.op == "=") {
+          if (value.kind != K::Buffer && value.kind != K::Grad && !clears(*node.children[1]))
+            throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                         " writes a value the interpreter does not follow into a gradient buffer"};
+          Value target = object;
+          updateBuffer(target, "*", Value::of(0.0), node);
+          if (!clears(*node.children[1]))
+            addInto(target, value, 1.0, node);
+        } else {
+          Value target = object;
+          updateBuffer(target, node.op.substr(0, node.op.size() - 1), value, node);
+        }
+        return {};
+      }
+      if (value.kind == K::Grad || value.kind == K::Buffer)
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                     " stores a gradient where the interpreter does not follow it"};
+      skip("assignment to " + node.children[0]->text, node.line);
+      return {};
     }
     case ApiOp::SchedulerStep: {
       if (node.scheduler < 0) {
@@ -1170,6 +1422,13 @@ private:
           Value one = range;
           one.kind = K::Params;
           one.params = {i};
+          elements.push_back(one);
+        }
+        counted = true;
+      } else if (range.kind == K::Buffer) {
+        for (const std::shared_ptr<BufferSlot> &slot : range.slots) {
+          Value one = range;
+          one.slots = {slot};
           elements.push_back(one);
         }
         counted = true;

@@ -36,6 +36,9 @@ enum class ApiOp {
   TensorScale,   ///< t.div(x), t.mul(x), torch::div(t, x): scales a tensor
   TensorOp,      ///< any other tensor-valued call: keeps its tensor arguments' loss terms
   SchedulerStep, ///< scheduler.step()
+  /// `acc[k] += g`, `bufs.at(i) = x`: an assignment to a tensor that is not a
+  /// variable (an element of a hand-written gradient buffer); children: target, value.
+  TensorAssign,
 };
 
 enum class NodeKind {

@@ -760,6 +760,16 @@ private:
       node->children.push_back(expression(rhs));
       return node;
     }
+    if (target->kind == NodeKind::Api &&
+        (target->api == ApiOp::Index || target->api == ApiOp::Identity)) {
+      // acc[k] += p.grad(): an element of a hand-written buffer.
+      NodePtr node = make(NodeKind::Api, expr);
+      node->api = ApiOp::TensorAssign;
+      node->op = op;
+      node->children.push_back(std::move(target));
+      node->children.push_back(expression(rhs));
+      return node;
+    }
     if (target->kind != NodeKind::Read) {
       NodePtr node = make(NodeKind::Skipped, expr);
       node->op = "assignment to " + textOf(lhs);
@@ -1418,6 +1428,15 @@ private:
   struct Marks {
     bool work = false, forward = false, dataLoop = false;
   };
+  /// Whether an expression reads a parameter gradient (p.grad()).
+  static bool readsGrad(const Node &node) {
+    if (node.kind == NodeKind::Api && node.api == ApiOp::Grad)
+      return true;
+    for (const std::unique_ptr<Node> &child : node.children)
+      if (child && readsGrad(*child))
+        return true;
+    return false;
+  }
   Marks mark(Node &node) {
     Marks marks;
     for (std::unique_ptr<Node> &child : node.children)
@@ -1440,6 +1459,7 @@ private:
       case ApiOp::ClipValue:
       case ApiOp::AllReduce:
       case ApiOp::Step: marks.work = true; break;
+      case ApiOp::TensorAssign: marks.work = marks.work || readsGrad(node); break;
       default: break;
       }
     }

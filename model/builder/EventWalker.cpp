@@ -55,6 +55,61 @@ const ValueDecl *scheduledOptimizer(const ValueDecl *scheduler, ValueFacts &fact
   return nullptr;
 }
 
+/// The container or variable a tensor expression names: `acc` of `acc`,
+/// `grad_accum[k]`, `buffers.at(k)`, `this->sums_[i]`.
+const ValueDecl *containerOf(const Expr *expr) {
+  for (unsigned i = 0; expr && i < 8; ++i) {
+    expr = stripCasts(expr);
+    if (auto *subscript = dyn_cast<ArraySubscriptExpr>(expr)) {
+      expr = subscript->getBase();
+      continue;
+    }
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(expr))
+      if (op->getOperator() == OO_Subscript && op->getNumArgs() == 2) {
+        expr = op->getArg(0);
+        continue;
+      }
+    if (auto *member = dyn_cast<CXXMemberCallExpr>(expr))
+      if (const FunctionDecl *callee = member->getDirectCallee())
+        if (callee->getIdentifier() && callee->getName() == "at" && member->getNumArgs() == 1) {
+          expr = member->getImplicitObjectArgument();
+          continue;
+        }
+    break;
+  }
+  return expr ? lvalueDecl(expr) : nullptr;
+}
+
+/// The `.grad()` call an added value reads directly (`p.grad().to(kFloat)`,
+/// `p.grad().detach()`), or null.
+const Expr *gradientCallIn(const Expr *value, const ModelOptions &options) {
+  if (!value)
+    return nullptr;
+  value = stripImplicit(value);
+  if (auto *call = dyn_cast<CallExpr>(value))
+    if (classifyCall(call, options).kind == ApiKind::GradAccess)
+      return call;
+  for (const Stmt *child : value->children())
+    if (auto *expr = dyn_cast_or_null<Expr>(child))
+      if (const Expr *found = gradientCallIn(expr, options))
+        return found;
+  return nullptr;
+}
+
+/// Whether a tensor expression is the gradient itself (a handle shares its
+/// storage): `p.grad()`, `p.mutable_grad()`, or a variable initialised from one.
+bool isGradientItself(const Expr *expr, const ModelOptions &options) {
+  expr = stripCasts(expr);
+  if (auto *call = dyn_cast<CallExpr>(expr))
+    return classifyCall(call, options).kind == ApiKind::GradAccess;
+  if (auto *ref = dyn_cast<DeclRefExpr>(expr))
+    if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      if (const Expr *init = var->getInit())
+        if (auto *call = dyn_cast<CallExpr>(stripCasts(init)))
+          return classifyCall(call, options).kind == ApiKind::GradAccess;
+  return false;
+}
+
 /// Walks one scope in source order and records its training events.
 struct EventWalker {
   ValueFacts &facts;
@@ -154,6 +209,9 @@ struct EventWalker {
       break;
     }
 
+    if (recordBufferAdd(call, state))
+      return;
+
     // grad.copy_(torch::zeros_like(p)) clears it.
     if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
       if (const FunctionDecl *callee = member->getDirectCallee())
@@ -161,6 +219,20 @@ struct EventWalker {
             clearsGradient(member->getArg(0)) &&
             facts.readsGradient({member->getImplicitObjectArgument(), state.frame})) {
           emit(state, EventKind::GradReset, call, call->getBeginLoc());
+          return;
+        }
+    // grad.copy_(acc): the gradient is replaced by a hand-written buffer.
+    if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
+      if (const FunctionDecl *callee = member->getDirectCallee())
+        if (callee->getIdentifier() && callee->getName() == "copy_" && member->getNumArgs() >= 1 &&
+            isGradientItself(member->getImplicitObjectArgument(), facts.options())) {
+          const ValueDecl *source = readBuffer(member->getArg(0), state);
+          if (source || !facts.readsGradient({member->getArg(0), state.frame})) {
+            emit(state, EventKind::GradDivide, call, call->getBeginLoc());
+            collectScaling(facts, {member->getArg(0), state.frame}, state.events.back().factors);
+            state.events.back().event.overwritesGradient = true;
+            state.events.back().event.buffer = source;
+          }
           return;
         }
 
@@ -174,12 +246,19 @@ struct EventWalker {
           collectScaling(facts, {op->getArg(1), state.frame}, factors);
           if (clearsGradient(op->getArg(1))) {
             emit(state, EventKind::GradReset, call, call->getBeginLoc());
-          } else if (bool overwrites = !facts.readsGradient({op->getArg(1), state.frame});
-                     overwrites || !factors.empty()) {
-            // grad = grad / N, or grad = buffer [/ N] from a hand-written accumulator.
+          } else if (const ValueDecl *source = readBuffer(op->getArg(1), state);
+                     bool overwrites =
+                         source || !facts.readsGradient({op->getArg(1), state.frame})) {
+            // grad = buffer [/ N] from a hand-written accumulator.
             emit(state, EventKind::GradDivide, call, call->getBeginLoc());
             state.events.back().factors = factors;
-            state.events.back().event.overwritesGradient = overwrites;
+            state.events.back().event.overwritesGradient = true;
+            state.events.back().event.buffer = source;
+            (void)overwrites;
+          } else if (!factors.empty()) {
+            // grad = grad / N.
+            emit(state, EventKind::GradDivide, call, call->getBeginLoc());
+            state.events.back().factors = factors;
           }
           return;
         }
@@ -187,6 +266,69 @@ struct EventWalker {
     }
 
     follow(call, state);
+  }
+
+  /// `acc += p.grad()`, `acc.add_(p.grad())`, `acc = acc + p.grad()` with acc
+  /// a tensor that is not the gradient itself: a hand-written gradient buffer.
+  bool recordBufferAdd(const CallExpr *call, WalkState &state) {
+    const Expr *target = nullptr, *added = nullptr;
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(call)) {
+      if (op->getNumArgs() != 2)
+        return false;
+      if (op->getOperator() == OO_PlusEqual) {
+        target = op->getArg(0);
+        added = op->getArg(1);
+      } else if (op->getOperator() == OO_Equal) {
+        // acc = acc + g
+        auto *sum = dyn_cast<CXXOperatorCallExpr>(stripImplicit(op->getArg(1)));
+        const ValueDecl *lhs = containerOf(op->getArg(0));
+        if (!sum || sum->getOperator() != OO_Plus || sum->getNumArgs() != 2 || !lhs)
+          return false;
+        for (unsigned side = 0; side < 2 && !added; ++side)
+          if (containerOf(sum->getArg(side)) == lhs)
+            added = sum->getArg(1 - side);
+        target = op->getArg(0);
+      }
+    } else if (auto *member = dyn_cast<CXXMemberCallExpr>(call)) {
+      const FunctionDecl *callee = member->getDirectCallee();
+      if (callee && callee->getIdentifier() && callee->getName() == "add_" &&
+          member->getNumArgs() >= 1) {
+        target = member->getImplicitObjectArgument();
+        added = member->getArg(0);
+      }
+    }
+    if (!target || !added || isGradientItself(target, facts.options()) ||
+        gradientCallIn(target, facts.options()) || !facts.carriesGradient({added, state.frame}))
+      return false;
+    const ValueDecl *buffer = containerOf(target);
+    if (!buffer)
+      return false;
+    emit(state, EventKind::GradBufferAdd, call, call->getBeginLoc());
+    state.events.back().event.buffer = buffer;
+    state.events.back().event.gradientRead = gradientCallIn(added, facts.options());
+    return true;
+  }
+
+  /// The hand-written buffer (one a GradBufferAdd of this scope fills) that
+  /// `value` reads, or null.
+  const ValueDecl *readBuffer(const Expr *value, WalkState &state) {
+    const ValueDecl *decl = containerOf(value);
+    if (!decl) {
+      // acc / N, acc[k] * scale
+      const Expr *stripped = value ? stripCasts(value) : nullptr;
+      if (auto *op = dyn_cast_or_null<CXXOperatorCallExpr>(stripped); op && op->getNumArgs() == 2)
+        decl = containerOf(op->getArg(0));
+      else if (auto *binary = dyn_cast_or_null<BinaryOperator>(stripped))
+        decl = containerOf(binary->getLHS());
+      else if (auto *member = dyn_cast_or_null<CXXMemberCallExpr>(stripped))
+        decl = containerOf(member->getImplicitObjectArgument()); // acc.div(N), acc.to(dtype)
+    }
+    if (!decl)
+      return nullptr;
+    for (const RawEvent &raw : state.events)
+      if (raw.event.kind == EventKind::GradBufferAdd && raw.event.buffer == decl)
+        return decl;
+    return nullptr;
   }
 
   /// A communicator of the translation unit (`comm.all_reduce(p.grad())`):

@@ -38,7 +38,7 @@ KEYS = {"verdict", "backend", "accumulation_steps", "world_size", "rel_error_bug
         "rel_error_fixed", "grad_norm_ratio", "allreduce_calls_per_step", "detail",
         "update_ratio", "parameter_error_as_written", "parameter_error_with_fix", "windows", "fix",
         "learning_rate_as_written", "learning_rate_reference", "last_step_gradient_ratio",
-        "unstepped_fraction", "leaked_fraction", "assumptions", "setting", "skipped"}
+        "unstepped_fraction", "leaked_fraction", "triangular_fit_error", "assumptions", "setting", "skipped"}
 SETTING_KEYS = {"model", "loss", "optimizer", "dtype", "backend"}
 PIN = re.compile(r"//\s*CONFIRM-(VERDICT|FIGURE|ASSUMED):\s*(accum-[a-z0-9-]+)\s+(.*?)\s*$")
 

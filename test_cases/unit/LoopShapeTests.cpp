@@ -535,3 +535,75 @@ void train(Net &net, std::vector<torch::Tensor> &xs) {
   ASSERT_NE(loop, nullptr) << a.dump();
   EXPECT_EQ(loop->halfPrecision.conversion, nullptr);
 }
+
+// ---- hand-written gradient buffers (accum-grad-buffer-double-count)
+
+const TrainingEvent *firstEventOf(const TrainingLoop &loop, EventKind kind) {
+  std::vector<const TrainingEvent *> events = loop.eventsOf(kind);
+  return events.empty() ? nullptr : events.front();
+}
+
+TEST(GradBuffer, ElementAddAndWriteBackNameTheBuffer) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  std::vector<torch::Tensor> params = net.parameters(), acc;
+  for (auto &p : params) acc.push_back(torch::zeros_like(p));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i]).mean().backward();
+    for (size_t k = 0; k < params.size(); ++k) acc[k] += params[k].grad();
+    if ((i + 1) % 4 == 0) {
+      for (size_t k = 0; k < params.size(); ++k) params[k].grad().copy_(acc[k] / 4);
+      opt.step(); opt.zero_grad();
+    }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  const TrainingEvent *add = firstEventOf(*loop, EventKind::GradBufferAdd);
+  ASSERT_NE(add, nullptr) << a.dump();
+  ASSERT_NE(add->buffer, nullptr);
+  EXPECT_EQ(add->buffer->getNameAsString(), "acc");
+  EXPECT_NE(add->gradientRead, nullptr);
+  EXPECT_EQ(add->condition, EventCondition::EveryMicroBatch);
+  const TrainingEvent *writeBack = firstEventOf(*loop, EventKind::GradDivide);
+  ASSERT_NE(writeBack, nullptr) << a.dump();
+  EXPECT_TRUE(writeBack->overwritesGradient);
+  EXPECT_EQ(writeBack->buffer, add->buffer);
+  EXPECT_EQ(writeBack->condition, EventCondition::Boundary);
+}
+
+TEST(GradBuffer, ANormIsAStatisticNotABuffer) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  torch::Tensor total = torch::zeros({});
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i]).mean().backward();
+    for (auto &p : net.parameters()) total += p.grad().norm();
+    if ((i + 1) % 4 == 0) { opt.step(); opt.zero_grad(); }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(firstEventOf(*loop, EventKind::GradBufferAdd), nullptr) << a.dump();
+}
+
+TEST(GradBuffer, AddingIntoTheGradientItselfIsNotABuffer) {
+  GL_ANALYSE(a, R"cpp(
+void train(Net &net, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &extra) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  std::vector<torch::Tensor> params = net.parameters();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    net.forward(xs[i]).mean().backward();
+    for (size_t k = 0; k < params.size(); ++k) params[k].mutable_grad().add_(params[k].grad());
+    if ((i + 1) % 4 == 0) { opt.step(); opt.zero_grad(); }
+  }
+}
+)cpp");
+  const TrainingLoop *loop = windowedLoop(a);
+  ASSERT_NE(loop, nullptr) << a.dump();
+  EXPECT_EQ(firstEventOf(*loop, EventKind::GradBufferAdd), nullptr) << a.dump();
+}
