@@ -1,7 +1,12 @@
 #include "checks/Check.h"
 #include "checks/FixIts.h"
 
+#include "model/AstHelpers.h"
+
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
+#include <algorithm>
 
 namespace gradlint {
 
@@ -19,10 +24,13 @@ public:
 bool countsForTheWindow(const TrainingEvent &event) { return !event.steppedEveryMicroBatch; }
 
 /// Whether .grad is reset between two adds into the buffer on every micro-batch.
-bool resetEveryMicroBatch(const TrainingLoop &loop, const TrainingEvent &add) {
+/// A reset of another optimizer (a GAN's discriminator) leaves these gradients alone.
+bool resetEveryMicroBatch(const TrainingLoop &loop, const TrainingEvent &add,
+                          const TrainingEvent &step) {
   bool notBoundaryAfterAdd = false, boundaryAfterAdd = false;
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
-    if (!countsForTheWindow(*reset))
+    if (!countsForTheWindow(*reset) ||
+        (reset->optimizer && step.optimizer && reset->optimizer != step.optimizer))
       continue;
     if (reset->condition == EventCondition::EveryMicroBatch)
       return true;
@@ -71,12 +79,38 @@ bool repeatable(const clang::Expr *expr) {
   return false;
 }
 
+/// Whether the add runs under an `if` or `?:` of its own (inside the micro-batch):
+/// other branches (`if (!acc.defined()) acc = g.clone(); else acc += g;`) take
+/// .grad too, and a reset after this add alone would not cover them.
+bool inABranch(const clang::Stmt *node, const TrainingLoop &loop, clang::ASTContext &ast) {
+  const clang::Stmt *body = loopBody(loop.loop);
+  for (unsigned depth = 0; node && depth < 64; ++depth) {
+    if (node == body)
+      return false;
+    auto parents = ast.getParents(*node);
+    if (parents.empty())
+      return false;
+    if (parents[0].get<clang::FunctionDecl>() || parents[0].get<clang::LambdaExpr>())
+      return false;
+    const clang::Stmt *parent = parents[0].get<clang::Stmt>();
+    if (const auto *branch = llvm::dyn_cast_or_null<clang::IfStmt>(parent))
+      if (branch->getCond() != node)
+        return true;
+    if (llvm::isa_and_nonnull<clang::ConditionalOperator, clang::SwitchStmt>(parent))
+      return true;
+    node = parent;
+  }
+  return false;
+}
+
 /// `acc[k] += params[k].grad();` -> `params[k].grad().zero_();` right after it.
 std::optional<FindingFix> resetAfterAdd(const TrainingLoop &loop, const TrainingEvent &add,
                                         const TrainingEvent &writeBack, CheckContext &context) {
   if (!add.gradientRead || !repeatable(add.gradientRead))
     return std::nullopt;
   clang::ASTContext &ast = context.astContext();
+  if (inABranch(add.stmt, loop, ast))
+    return std::nullopt;
   std::optional<std::string> grad = fixits::operandText(add.gradientRead, ast);
   if (!grad)
     return std::nullopt;
@@ -114,6 +148,8 @@ void GradBufferDoubleCountCheck::check(const TrainingLoop &loop, CheckContext &c
   const TrainingEvent *step = loop.boundaryStep();
   if (!step)
     return;
+  // One finding per buffer (a weight and a bias accumulator are two).
+  std::vector<const clang::ValueDecl *> reported;
   for (const TrainingEvent *add : loop.eventsOf(EventKind::GradBufferAdd)) {
     if (!countsForTheWindow(*add) || (add->condition != EventCondition::EveryMicroBatch &&
                                       add->condition != EventCondition::NotBoundary))
@@ -127,8 +163,10 @@ void GradBufferDoubleCountCheck::check(const TrainingLoop &loop, CheckContext &c
         writeBack = divide;
         break;
       }
-    if (!writeBack || resetEveryMicroBatch(loop, *add))
+    if (!writeBack || resetEveryMicroBatch(loop, *add, *step) ||
+        std::find(reported.begin(), reported.end(), add->buffer) != reported.end())
       continue;
+    reported.push_back(add->buffer);
     std::string buffer = add->buffer ? add->buffer->getNameAsString() : "the buffer";
     std::optional<int64_t> n = loop.window->steps.constant;
     std::string factor =
@@ -151,7 +189,6 @@ void GradBufferDoubleCountCheck::check(const TrainingLoop &loop, CheckContext &c
         {add->loc, "fix: reset .grad right after adding it into the buffer (`p.grad().zero_()`, "
                    "or optimizer.zero_grad() after the loop over the parameters)"});
     context.report(std::move(result));
-    return;
   }
 }
 

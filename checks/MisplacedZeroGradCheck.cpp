@@ -59,6 +59,23 @@ std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent
   return fix;
 }
 
+/// `stash[k] += p.grad(); opt.zero_grad();`: the gradient was just added into
+/// a hand-written buffer, so the reset discards nothing the window needs.
+bool movedIntoBuffer(const TrainingLoop &loop, const TrainingEvent &reset) {
+  const TrainingEvent *lastBuffered = nullptr;
+  for (const TrainingEvent &event : loop.events) {
+    if (event.order >= reset.order)
+      break;
+    if (event.kind == EventKind::Backward)
+      lastBuffered = nullptr;
+    else if (event.kind == EventKind::GradBufferAdd &&
+             (event.condition == reset.condition ||
+              event.condition == EventCondition::EveryMicroBatch))
+      lastBuffered = &event;
+  }
+  return lastBuffered != nullptr;
+}
+
 } // namespace
 
 void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &context) {
@@ -84,6 +101,8 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
       return;
 
   for (const TrainingEvent *reset : loop.eventsOf(EventKind::GradReset)) {
+    if (movedIntoBuffer(loop, *reset))
+      continue;
     // A reset of a known optimizer follows that optimizer's steps; one of
     // unknown target follows the segment it runs in.
     if (reset->optimizer ? stepsEveryMicroBatch(loop, reset->optimizer)

@@ -93,6 +93,15 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
     if (divide->condition == EventCondition::Boundary && divide->order < step->order &&
         dividesBySteps(*divide))
       return;
+  // A hand-written buffer: the division may come with each add (`acc += g / N`)
+  // or with the write-back (`grad = acc / steps_`, a divisor read under another name).
+  for (const TrainingEvent *add : loop.eventsOf(EventKind::GradBufferAdd))
+    if (dividesBySteps(*add) || mayDivideBySteps(*add))
+      return;
+  for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
+    if (divide->overwritesGradient && divide->buffer && !divide->scaling.empty() &&
+        divide->condition == EventCondition::Boundary)
+      return;
 
   // SGD's update is lr times the gradient (with momentum, lr times a running
   // sum of gradients), linear in both: lr / N gives the same update as loss / N.

@@ -741,6 +741,12 @@ private:
       }
       return sum;
     }
+    // An unknown tensor combined with a gradient: a hand-written buffer the
+    // interpreter did not see created (`torch::zeros(p.sizes())`).
+    if ((a.kind == K::Grad && b.kind == K::Tensor && b.terms.empty()) ||
+        (b.kind == K::Grad && a.kind == K::Tensor && a.terms.empty()))
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " combines a gradient with a tensor the interpreter does not follow"};
     // A tensor combined with data or parameters (a regulariser): its loss terms stay.
     if (a.kind == K::Tensor && b.kind != K::Number && op != "/" && op != "*")
       return a;
@@ -1050,7 +1056,7 @@ private:
         // grad = grad / N (a scaled gradient of the same parameters) or a reset.
         if (operand.kind == K::Grad && operand.params == object.params)
           scaleGrads(object.params, operand.factor);
-        else if ((operand.kind == K::Tensor && operand.terms.empty()) || clears(*node.children[1]))
+        else if (clears(*node.children[1]))
           zeroGrads(object.params);
         else
           throw Refuse{"`" + node.text + "`" + lineText(node.line) +

@@ -306,6 +306,7 @@ struct EventWalker {
     emit(state, EventKind::GradBufferAdd, call, call->getBeginLoc());
     state.events.back().event.buffer = buffer;
     state.events.back().event.gradientRead = gradientCallIn(added, facts.options());
+    collectScaling(facts, {added, state.frame}, state.events.back().factors); // acc += g / N
     return true;
   }
 
