@@ -521,6 +521,12 @@ private:
       }
     const Value none;
     const Value &argument = values.size() > 1 ? values[1] : none;
+    // torch::add(acc, g): a new buffer.
+    if (node.op == "add" && object.kind == K::Unknown && values.size() >= 3 &&
+        (values[1].kind == K::Buffer || values[2].kind == K::Buffer) &&
+        (values[1].kind == K::Buffer || values[1].kind == K::Grad) &&
+        (values[2].kind == K::Buffer || values[2].kind == K::Grad))
+      return arithmetic("+", values[1], values[2], false, node);
     if (object.kind == K::Buffer) {
       if (node.op == "add_" || node.op == "sub_") {
         Value source = argument;
@@ -1171,6 +1177,8 @@ private:
       return {};
     }
     case ApiOp::Detach: {
+      if (node.op == "detach" && (object.kind == K::Grad || object.kind == K::Buffer))
+        return object; // the same values, without autograd history
       if (node.op == "detach" && object.kind == K::Tensor) {
         Value value;
         value.kind = K::Tensor;

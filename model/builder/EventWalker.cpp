@@ -279,10 +279,19 @@ struct EventWalker {
         target = op->getArg(0);
         added = op->getArg(1);
       } else if (op->getOperator() == OO_Equal) {
-        // acc = acc + g
-        auto *sum = dyn_cast<CXXOperatorCallExpr>(stripImplicit(op->getArg(1)));
+        // acc = acc + g, acc = torch::add(acc, g)
+        const Expr *value = stripImplicit(op->getArg(1));
         const ValueDecl *lhs = containerOf(op->getArg(0));
-        if (!sum || sum->getOperator() != OO_Plus || sum->getNumArgs() != 2 || !lhs)
+        auto *sum = dyn_cast<CallExpr>(value);
+        bool adds = false;
+        if (auto *plus = dyn_cast_or_null<CXXOperatorCallExpr>(sum))
+          adds = plus->getOperator() == OO_Plus;
+        else if (sum && !isa<CXXMemberCallExpr>(sum))
+          if (const FunctionDecl *callee = sum->getDirectCallee())
+            adds = callee->getIdentifier() && callee->getName() == "add";
+        // torch::add's third argument, alpha, has a default.
+        if (!adds || sum->getNumArgs() < 2 ||
+            (sum->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(sum->getArg(2))) || !lhs)
           return false;
         for (unsigned side = 0; side < 2 && !added; ++side)
           if (containerOf(sum->getArg(side)) == lhs)
