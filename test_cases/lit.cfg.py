@@ -16,3 +16,6 @@ config.substitutions.append(
     ("%check_gradlint", f"{sys.executable} {check} {config.gradlint_binary}"))
 config.substitutions.append(("%real_pch", config.real_headers_pch))
 config.environment["FILECHECK"] = config.filecheck
+# lit passes no HOME: without this each case would reparse the API model's
+# headers instead of using gradlint's preamble cache, as users' runs do.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.gradlint_build_dir, "test-cache")

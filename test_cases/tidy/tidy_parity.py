@@ -21,6 +21,15 @@ from testlib import check, summary  # noqa: E402
 GRADLINT, PLUGIN, API_MODEL, ROOT = sys.argv[1:5]
 CLANG_TIDY = shutil.which("clang-tidy-19") or "/usr/lib/llvm-19/bin/clang-tidy"
 FLAGS = ["--", "-std=c++17", "-isystem", API_MODEL]
+# Every case includes <torch/torch.h>: precompiled once, clang-tidy parses each
+# case in a fraction of the time (the plugin sees the same AST).
+PCH_DIR = tempfile.mkdtemp(prefix="gradlint-tidy-pch-")
+PCH = os.path.join(PCH_DIR, "torch.pch")
+CLANG = shutil.which("clang++-19") or "/usr/lib/llvm-19/bin/clang++"
+if subprocess.run([CLANG, "-x", "c++-header", "-std=c++17", "-fpch-instantiate-templates",
+                   "-isystem", API_MODEL, "-o", PCH, "-"], input="#include <torch/torch.h>\n",
+                  text=True, capture_output=True).returncode == 0:
+    FLAGS += ["-include-pch", PCH]
 LINE = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$")
 
 
@@ -115,4 +124,5 @@ with tempfile.TemporaryDirectory() as scratch:
         check(f"{name}: clang-tidy --fix changes the file", changed, fix_stderr[-400:])
         check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
 
+shutil.rmtree(PCH_DIR, ignore_errors=True)
 sys.exit(summary())
