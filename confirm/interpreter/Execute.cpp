@@ -1263,10 +1263,16 @@ private:
           if (value.kind != K::Buffer && value.kind != K::Grad && !clears(*node.children[1]))
             throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                          " writes a value the interpreter does not follow into a gradient buffer"};
+          // The value may share the target's storage (`acc[k] = acc[k] * 0.5`): copy it first.
+          Value source = value;
+          if (value.kind == K::Buffer) {
+            source = freshBuffer(paramsOfBuffer(value));
+            addInto(source, value, 1.0, node);
+          }
           Value target = object;
           updateBuffer(target, "*", Value::of(0.0), node);
           if (!clears(*node.children[1]))
-            addInto(target, value, 1.0, node);
+            addInto(target, source, 1.0, node);
         } else {
           Value target = object;
           updateBuffer(target, node.op.substr(0, node.op.size() - 1), value, node);
