@@ -65,10 +65,10 @@ size_t skipNumber(llvm::StringRef text, size_t i) {
   return text.size();
 }
 
-/// Reads the directive whose '#' is at `i`; records an #include. Returns
-/// where tokenizing goes on (the rest of a #define is ordinary tokens).
-size_t readDirective(llvm::StringRef text, size_t i, ScannedFile &out) {
-  size_t j = i + 1;
+/// Reads the directive whose '#' (or `%:`) ends before `j`; records an
+/// #include. Returns where tokenizing goes on (the rest of a #define is
+/// ordinary tokens).
+size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   while (j < text.size() && isHorizontalSpace(text[j]))
     ++j;
   size_t nameStart = j;
@@ -91,11 +91,122 @@ size_t readDirective(llvm::StringRef text, size_t i, ScannedFile &out) {
   return j;
 }
 
+/// Sets the bit of every place `identifier` occurs in `word` as a proper substring.
+void notePieces(llvm::StringRef identifier, llvm::StringRef word, uint64_t &pieces) {
+  if (identifier.size() >= word.size())
+    return;
+  for (size_t i = 0; i + identifier.size() <= word.size(); ++i)
+    if (word.substr(i, identifier.size()) == identifier)
+      pieces |= uint64_t(1) << (i * 8 + i + identifier.size() - 1);
+}
+
 void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
   if (identifier == "step")
     out.hasStep = true;
   else if (identifier == "backward")
     out.hasBackward = true;
+  notePieces(identifier, "step", out.stepPieces);
+  notePieces(identifier, "backward", out.backwardPieces);
+}
+
+/// A trigraph is "??" then one of these; it stands for the character below it.
+constexpr llvm::StringLiteral kTrigraphThirds = "=/'()!<>-";
+constexpr llvm::StringLiteral kTrigraphMeanings = "#\\^[]|{}~";
+
+/// `text` after translation phases 1 and 2: every line ending a '\n', every
+/// splice (a backslash, optional horizontal space, a line ending) removed;
+/// with `trigraphs`, the nine trigraphs replaced first.
+std::string afterLineSplicing(llvm::StringRef text, bool trigraphs) {
+  std::string out;
+  out.reserve(text.size());
+  size_t n = text.size();
+  auto lineEndAt = [&](size_t i) -> size_t { // its length; 0 when none
+    if (i < n && text[i] == '\r')
+      return i + 1 < n && text[i + 1] == '\n' ? 2 : 1;
+    return i < n && text[i] == '\n' ? 1 : 0;
+  };
+  for (size_t i = 0; i < n;) {
+    char c = text[i];
+    size_t length = 1;
+    if (trigraphs && c == '?' && text.substr(i, 2) == "??" && i + 2 < n)
+      if (size_t which = kTrigraphThirds.find(text[i + 2]); which != llvm::StringRef::npos) {
+        c = kTrigraphMeanings[which];
+        length = 3;
+      }
+    if (c == '\\') {
+      size_t j = i + length;
+      while (j < n && text[j] != '\r' && isHorizontalSpace(text[j]))
+        ++j;
+      if (size_t ending = lineEndAt(j)) {
+        i = j + ending;
+        continue;
+      }
+    }
+    if (size_t ending = lineEndAt(i)) {
+      out += '\n';
+      i += ending;
+    } else {
+      out += c;
+      i += length;
+    }
+  }
+  return out;
+}
+
+/// scanSource on text that has been through translation phases 1 and 2.
+ScannedFile scanSpliced(llvm::StringRef text) {
+  ScannedFile out;
+  size_t i = 0, n = text.size();
+  bool lineStart = true;
+  while (i < n && !(out.hasStep && out.hasBackward)) { // both found: the answer is known
+    char c = text[i];
+    char next = i + 1 < n ? text[i + 1] : '\0';
+    if (c == '\n') {
+      lineStart = true;
+      ++i;
+    } else if (isHorizontalSpace(c)) {
+      ++i;
+    } else if (c == '/' && next == '/') {
+      size_t end = text.find('\n', i + 2);
+      i = end == llvm::StringRef::npos ? n : end;
+    } else if (c == '/' && next == '*') {
+      size_t end = text.find("*/", i + 2);
+      i = end == llvm::StringRef::npos ? n : end + 2;
+    } else {
+      bool atLineStart = lineStart;
+      lineStart = false;
+      if (c == '#' && atLineStart) {
+        i = readDirective(text, i + 1, out);
+      } else if (c == '%' && next == ':' && atLineStart) { // the digraph of '#'
+        i = readDirective(text, i + 2, out);
+      } else if (c == '"' || c == '\'') {
+        i = skipQuoted(text, i, c);
+      } else if (isDigit(c) || (c == '.' && isDigit(next))) {
+        i = skipNumber(text, i);
+      } else if (isIdentifierChar(c)) {
+        size_t start = i;
+        while (i < n && isIdentifierChar(text[i]))
+          ++i;
+        llvm::StringRef identifier = text.slice(start, i);
+        bool literalFollows = i < n && (text[i] == '"' || text[i] == '\'');
+        if (literalFollows && identifier.ends_with("R") &&
+            (identifier == "R" || identifier == "u8R" || identifier == "uR" || identifier == "UR" ||
+             identifier == "LR") &&
+            text[i] == '"') {
+          size_t end = skipRawString(text, i);
+          i = end == llvm::StringRef::npos ? skipQuoted(text, i, '"') : end;
+        } else if (literalFollows && (identifier == "u8" || identifier == "u" ||
+                                      identifier == "U" || identifier == "L")) {
+          i = skipQuoted(text, i, text[i]);
+        } else {
+          noteIdentifier(identifier, out);
+        }
+      } else {
+        ++i;
+      }
+    }
+  }
+  return out;
 }
 
 /// The include directories and forced includes of a command line.
@@ -150,60 +261,32 @@ SearchPath searchPathOf(const std::vector<std::string> &args, const std::string 
 } // namespace
 
 ScannedFile scanSource(llvm::StringRef text) {
-  ScannedFile out;
-  size_t i = 0, n = text.size();
-  bool lineStart = true;
-  while (i < n && !(out.hasStep && out.hasBackward)) { // both found: the answer is known
-    char c = text[i];
-    char next = i + 1 < n ? text[i + 1] : '\0';
-    if (c == '\n') {
-      lineStart = true;
-      ++i;
-    } else if (isHorizontalSpace(c)) {
-      ++i;
-    } else if (c == '\\' && (next == '\n' || next == '\r')) {
-      i += 2; // a line splice continues the logical line
-    } else if (c == '/' && next == '/') {
-      // To the end of the line; a trailing backslash continues the comment.
-      for (i += 2; i < n && text[i] != '\n'; ++i)
-        if (text[i] == '\\' && i + 1 < n && text[i + 1] == '\n')
-          ++i;
-    } else if (c == '/' && next == '*') {
-      size_t end = text.find("*/", i + 2);
-      i = end == llvm::StringRef::npos ? n : end + 2;
-    } else {
-      bool atLineStart = lineStart;
-      lineStart = false;
-      if (c == '#' && atLineStart) {
-        i = readDirective(text, i, out);
-      } else if (c == '"' || c == '\'') {
-        i = skipQuoted(text, i, c);
-      } else if (isDigit(c) || (c == '.' && isDigit(next))) {
-        i = skipNumber(text, i);
-      } else if (isIdentifierChar(c)) {
-        size_t start = i;
-        while (i < n && isIdentifierChar(text[i]))
-          ++i;
-        llvm::StringRef identifier = text.slice(start, i);
-        bool literalFollows = i < n && (text[i] == '"' || text[i] == '\'');
-        if (literalFollows && identifier.ends_with("R") &&
-            (identifier == "R" || identifier == "u8R" || identifier == "uR" || identifier == "UR" ||
-             identifier == "LR") &&
-            text[i] == '"') {
-          size_t end = skipRawString(text, i);
-          i = end == llvm::StringRef::npos ? skipQuoted(text, i, '"') : end;
-        } else if (literalFollows && (identifier == "u8" || identifier == "u" ||
-                                      identifier == "U" || identifier == "L")) {
-          i = skipQuoted(text, i, text[i]);
-        } else {
-          noteIdentifier(identifier, out);
-        }
-      } else {
-        ++i;
-      }
-    }
+  bool mayHaveTrigraphs = text.contains("??");
+  if (!mayHaveTrigraphs && text.find_first_of("\\\r") == llvm::StringRef::npos)
+    return scanSpliced(text); // nothing for phases 1 and 2 to change
+  ScannedFile out = scanSpliced(afterLineSplicing(text, /*trigraphs=*/false));
+  if (mayHaveTrigraphs) {
+    // Trigraphs are on in some language modes (-std=c++14, -trigraphs) and
+    // off in others: what either reading finds counts.
+    ScannedFile other = scanSpliced(afterLineSplicing(text, /*trigraphs=*/true));
+    out.hasStep = out.hasStep || other.hasStep;
+    out.hasBackward = out.hasBackward || other.hasBackward;
+    out.computedInclude = out.computedInclude || other.computedInclude;
+    out.stepPieces |= other.stepPieces;
+    out.backwardPieces |= other.backwardPieces;
+    out.includes.insert(out.includes.end(), other.includes.begin(), other.includes.end());
   }
   return out;
+}
+
+bool pastable(llvm::StringRef word, uint64_t pieces) {
+  // reachable[j]: word[0, j) is a concatenation of pieces.
+  std::vector<bool> reachable(word.size() + 1, false);
+  reachable[0] = true;
+  for (size_t j = 1; j <= word.size(); ++j)
+    for (size_t i = 0; i < j && !reachable[j]; ++i)
+      reachable[j] = reachable[i] && (pieces >> (i * 8 + j - 1) & 1);
+  return reachable[word.size()];
 }
 
 const ScannedFile *Prefilter::scanHeader(const std::string &path) {
@@ -233,6 +316,8 @@ bool Prefilter::mayContainTrainingLoop(const std::string &mainFile, llvm::String
   SearchPath search = searchPathOf(args, directory);
   ScannedFile macros = scanSource(search.macroText);
   bool hasStep = macros.hasStep, hasBackward = macros.hasBackward;
+  // A `##` in any macro, a library's too, joins pieces spelled in these files.
+  uint64_t stepPieces = macros.stepPieces, backwardPieces = macros.backwardPieces;
 
   // Files still to scan: (path, scan); the main file's scan is not cached.
   ScannedFile mainScan = scanSource(contents);
@@ -269,8 +354,10 @@ bool Prefilter::mayContainTrainingLoop(const std::string &mainFile, llvm::String
 
   for (size_t index = 0; index < pending.size(); ++index) {
     const ScannedFile &scan = *pending[index].second;
-    hasStep = hasStep || scan.hasStep;
-    hasBackward = hasBackward || scan.hasBackward;
+    stepPieces |= scan.stepPieces;
+    backwardPieces |= scan.backwardPieces;
+    hasStep = hasStep || scan.hasStep || pastable("step", stepPieces);
+    hasBackward = hasBackward || scan.hasBackward || pastable("backward", backwardPieces);
     if (scan.computedInclude || (hasStep && hasBackward))
       return true;
     std::string includer = pending[index].first;

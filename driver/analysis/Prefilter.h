@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,11 +19,16 @@
 
 namespace gradlint {
 
-/// What one file contributes: the two identifiers and its #include lines.
+/// What one file contributes: the two identifiers, the pieces token pasting
+/// (`##`, here or in a macro of a header) could join into them, and its
+/// #include lines.
 struct ScannedFile {
   bool hasStep = false;
   bool hasBackward = false;
   bool computedInclude = false; ///< `#include MACRO`: cannot be followed
+  /// Identifiers that are proper substrings of "step" or "backward", as
+  /// which of those substrings (bit i*16+j: "step" or "backward" [i, j)).
+  uint64_t stepPieces = 0, backwardPieces = 0;
   struct Include {
     std::string name;
     bool angled = false;
@@ -32,7 +38,15 @@ struct ScannedFile {
 
 /// Tokenizes C++ text just enough: comments, string/char literals (raw ones
 /// too) and pp-numbers are skipped, identifiers and #include lines are kept.
+/// Reads the text as Clang's first two translation phases leave it: CR and
+/// CRLF line endings are newlines, and backslash-newline splices (with
+/// spaces before the newline, or spelled `??/` as a trigraph) are removed.
+/// `%:` is `#`.
 ScannedFile scanSource(llvm::StringRef text);
+
+/// Whether `word` can be spelled by pasting two or more of `pieces` (bit
+/// i*16+j: word[i, j)).
+bool pastable(llvm::StringRef word, uint64_t pieces);
 
 class Prefilter {
 public:

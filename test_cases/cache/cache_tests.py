@@ -6,7 +6,7 @@ prefilter's skips (never a positive case or a buggy example), and the size
 limit (--cache-max-size): least recently used entries evicted, a hit
 refreshing recency, foreign files never touched, 0 for no limit.
 
-usage: cache_tests.py <gradlint> <source dir>
+usage: cache_tests.py <gradlint> <source dir> [pch|prefilter|limits ...]
 """
 import glob
 import json
@@ -228,6 +228,42 @@ def test_prefilter():
                   and everything.returncode == 0, everything.stderr)
 
 
+def spelling_variants(text):
+    """{name: text} of the same program as Clang reads it, spelled so that a
+    naive token scan misses `step` or `backward`."""
+    def splice_words(source):
+        return source.replace(".step(", ".st\\\nep(").replace(".backward(", ".back\\  \nward(")
+    pasted = ('#define GL_CAT(a, b) a##b\n' +
+              text.replace(".step(", ".GL_CAT(st, ep)(").replace(".backward(",
+                                                                ".GL_CAT(back, ward)("))
+    return {
+        "cr_only": text.replace("\n", "\r"),
+        "crlf_spliced": splice_words(text).replace("\n", "\r\n"),
+        "spliced": splice_words(text),
+        "pasted": pasted,
+    }
+
+
+def test_prefilter_keeps_respelled_loops():
+    """A file the parse finds bugs in is never skipped, however it is spelled."""
+    example = os.path.join(SOURCE, "examples", "mnist_accumulation_buggy.cpp")
+    with open(example, newline="") as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        for name, variant in spelling_variants(text).items():
+            path = os.path.join(tmp, f"{name}.cpp")
+            with open(path, "w", newline="") as f:
+                f.write(variant)
+            parsed = run(f"--cache-dir={cache}", "--no-prefilter", "--format=json", path)
+            filtered = run(f"--cache-dir={cache}", "--verbose", "--format=json", path)
+            check(f"prefilter variant {name}: the parse finds the loop's bugs",
+                  parsed.returncode == 1 and findings(parsed), (parsed.stdout, parsed.stderr))
+            check(f"prefilter variant {name}: not skipped, same findings",
+                  "skipped 0 file(s)" in filtered.stderr and
+                  findings(filtered) == findings(parsed),
+                  (findings(filtered), findings(parsed), filtered.stderr))
+
+
 ENTRY_FILE = re.compile(r"^([0-9a-f]{32})\.(h|pch|pch\.sum)$")
 
 
@@ -405,13 +441,24 @@ def test_cache_max_size_option():
         check(f"--cache-max-size={good}: accepted", result.returncode == 0, result.stderr)
 
 
+GROUPS = {
+    # The PCH cache's findings, invalidation and faults.
+    "pch": (test_identical_findings, test_real_headers, test_header_change_invalidates,
+            test_flag_changes_meaning, test_corrupt_cache_survived,
+            test_two_processes_share_a_cache, test_unusable_cache_dir),
+    "prefilter": (test_prefilter, test_prefilter_keeps_respelled_loops),
+    # --cache-max-size: eviction order, recency, limits below one entry.
+    "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
+               test_limit_below_one_entry, test_cache_max_size_option),
+}
+
+
 def main():
-    for test in (test_identical_findings, test_real_headers, test_header_change_invalidates,
-                 test_flag_changes_meaning, test_corrupt_cache_survived,
-                 test_two_processes_share_a_cache, test_unusable_cache_dir, test_prefilter,
-                 test_size_limit_evicts_oldest, test_hit_refreshes_recency,
-                 test_limit_below_one_entry, test_cache_max_size_option):
-        test()
+    # Separate ctest entries (one group each) run in parallel and time out apart.
+    names = sys.argv[3:] or list(GROUPS)
+    for name in names:
+        for test in GROUPS[name]:
+            test()
     return summary()
 
 
