@@ -611,14 +611,32 @@ bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &set
   return prefilterSkips(absolute, buffer->getBuffer(), command, setup, request);
 }
 
+namespace {
+
+/// The analysis's errors and notes without the text of the file's response
+/// files (an unknown argument, a missing input, a bad -D quote them).
+FileAnalysis withoutResponseFileText(FileAnalysis analysis, const std::string &displayName,
+                                     CompilationSetup &setup) {
+  FileCommand command = setup.commandFor(CompilationSetup::absolutePath(displayName));
+  if (command.responseFiles.empty())
+    return analysis;
+  for (std::vector<FileError> *messages : {&analysis.errors, &analysis.notes})
+    for (FileError &message : *messages)
+      message.message = withoutResponseFileText(message.message, command);
+  return analysis;
+}
+
+} // namespace
+
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
                          const FileConfig &config, const AnalysisRequest &request) {
-  return analyse(displayName, nullptr, setup, config, request);
+  return withoutResponseFileText(analyse(displayName, nullptr, setup, config, request), displayName,
+                                 setup);
 }
 
 FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
                                 CompilationSetup &setup, const FileConfig &config) {
-  return analyse(path, &contents, setup, config, {});
+  return withoutResponseFileText(analyse(path, &contents, setup, config, {}), path, setup);
 }
 
 void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {

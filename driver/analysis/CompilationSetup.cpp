@@ -5,10 +5,12 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <nlohmann/json.hpp>
@@ -48,6 +50,105 @@ std::string oneLine(std::string error) {
 
 /// The files Clang reads as a compilation database in a directory.
 const char *const kDatabaseNames[] = {"compile_commands.json", "compile_flags.txt"};
+
+/// The database Clang's autoDetectFromDirectory finds from `dir` (the
+/// nearest one upwards), loaded as it loads it, except that response files
+/// stay unexpanded (commandFor expands them).
+std::unique_ptr<clang::tooling::CompilationDatabase> loadNearestDatabase(const std::string &dir,
+                                                                         std::string &error) {
+  for (std::string current = dir; !current.empty();) {
+    for (const char *name : kDatabaseNames) {
+      llvm::SmallString<256> candidate(current);
+      llvm::sys::path::append(candidate, name);
+      if (!llvm::sys::fs::exists(candidate))
+        continue;
+      std::unique_ptr<clang::tooling::CompilationDatabase> database;
+      if (llvm::StringRef(name) == "compile_commands.json")
+        database =
+            clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
+                clang::tooling::JSONCompilationDatabase::loadFromFile(
+                    candidate, error, clang::tooling::JSONCommandLineSyntax::AutoDetect)));
+      else
+        database =
+            clang::tooling::FixedCompilationDatabase::loadFromFile(std::string(candidate), error);
+      return database ? clang::tooling::inferMissingCompileCommands(std::move(database)) : nullptr;
+    }
+    std::string parent(llvm::sys::path::parent_path(current));
+    if (parent == current)
+      break;
+    current = parent;
+  }
+  return nullptr;
+}
+
+/// Most arguments and nesting levels a compile command's response files may
+/// expand to: a loop of files that name each other ends there.
+constexpr size_t kMaxResponseFileArgs = 100000;
+constexpr int kMaxResponseFileDepth = 16;
+
+/// Appends what `@file` (`path` without the @) expands to, its own @files
+/// expanded too; false when it cannot be read whole (not a regular file,
+/// too large, a loop). Relative paths are relative to the compile's directory.
+bool appendResponseFile(const std::string &path, const std::string &directory, bool windowsQuoting,
+                        int depth, std::vector<std::string> &out) {
+  llvm::SmallString<256> absolute(path);
+  if (!llvm::sys::path::is_absolute(absolute))
+    absolute = (llvm::Twine(directory) + "/" + path).str();
+  std::unique_ptr<llvm::MemoryBuffer> text;
+  if (depth > kMaxResponseFileDepth ||
+      readBoundedFile(std::string(absolute), kMaxDatabaseBytes, "a response file", text,
+                      /*requiresNullTerminator=*/false))
+    return false;
+  llvm::BumpPtrAllocator allocator;
+  llvm::StringSaver saver(allocator);
+  llvm::SmallVector<const char *, 64> tokens;
+  if (windowsQuoting)
+    llvm::cl::TokenizeWindowsCommandLine(text->getBuffer(), saver, tokens);
+  else
+    llvm::cl::TokenizeGNUCommandLine(text->getBuffer(), saver, tokens);
+  for (const char *token : tokens) {
+    if (!token)
+      continue; // an end-of-line marker
+    llvm::StringRef arg(token);
+    if (out.size() >= kMaxResponseFileArgs)
+      return false;
+    if (arg.size() > 1 && arg[0] == '@') {
+      if (!appendResponseFile(arg.drop_front().str(), directory, windowsQuoting, depth + 1, out))
+        return false;
+      continue;
+    }
+    out.push_back(arg.str());
+  }
+  return true;
+}
+
+/// `args` with each readable `@file` replaced by its arguments, as Clang's
+/// expandResponseFiles would (GNU quoting; Windows quoting for clang-cl),
+/// each one recorded in `expanded`. One that cannot be read stays as written.
+std::vector<std::string> expandResponseFiles(const std::vector<std::string> &args,
+                                             const std::string &directory,
+                                             std::vector<ResponseFile> &expanded) {
+  bool windowsQuoting = false;
+  for (const std::string &arg : args)
+    windowsQuoting = windowsQuoting || arg == "--driver-mode=cl";
+  if (!args.empty()) {
+    llvm::StringRef program = llvm::sys::path::stem(args.front());
+    windowsQuoting = windowsQuoting || program.equals_insensitive("cl") ||
+                     program.equals_insensitive("clang-cl");
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    ResponseFile file{args[i], {}};
+    if (i == 0 || args[i].size() < 2 || args[i][0] != '@' ||
+        !appendResponseFile(args[i].substr(1), directory, windowsQuoting, 0, file.args)) {
+      out.push_back(args[i]);
+      continue;
+    }
+    out.insert(out.end(), file.args.begin(), file.args.end());
+    expanded.push_back(std::move(file));
+  }
+  return out;
+}
 
 } // namespace
 
@@ -103,10 +204,11 @@ std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
               text->getBuffer(), error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
       if (!json)
         return "cannot load compile_commands.json: " + oneLine(error);
-      // What Clang's loadFromDirectory does with the file it read.
+      // What Clang's loadFromDirectory does with the file it read, except
+      // expanding response files: commandFor does that, bounded, and keeps
+      // their text out of messages.
       database = clang::tooling::inferTargetAndDriverMode(
-          clang::tooling::inferMissingCompileCommands(clang::tooling::expandResponseFiles(
-              std::move(json), llvm::vfs::getRealFileSystem())));
+          clang::tooling::inferMissingCompileCommands(std::move(json)));
     } else {
       llvm::SmallString<256> flagsPath(options.buildPath);
       llvm::sys::path::append(flagsPath, "compile_flags.txt");
@@ -139,9 +241,7 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
       std::unique_ptr<clang::tooling::CompilationDatabase> db;
       // Clang would open a FIFO or read /dev/zero there; databaseProblem reports it.
       if (!databaseProblemLocked(dir))
-        db = clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, error);
-      if (db)
-        db = clang::tooling::inferMissingCompileCommands(std::move(db));
+        db = loadNearestDatabase(dir, error);
       found = detected_
                   .emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db)))
                   .first;
@@ -218,6 +318,7 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
   }
   FileCommand command;
   std::vector<std::string> args = rawCommandFor(file, command.directory);
+  args = expandResponseFiles(args, command.directory, command.responseFiles);
   using namespace clang::tooling;
   ArgumentsAdjuster adjust = combineAdjusters(
       getClangStripOutputAdjuster(),

@@ -8,11 +8,24 @@
 
 namespace gradlint {
 
-struct FileCommand {
-  std::string directory;         ///< the working directory of the compile
-  std::vector<std::string> args; ///< argv, compiler first, file last
-  bool usesApiModel = false;     ///< <torch/torch.h> was not on the include path
+/// An `@file` argument of a compile command and the arguments it expanded
+/// to (nested response files included). Their text is never printed: a
+/// response file may be anything the command names (`@/etc/shadow`).
+struct ResponseFile {
+  std::string argument; ///< as written, "@path"
+  std::vector<std::string> args;
 };
+
+struct FileCommand {
+  std::string directory;                   ///< the working directory of the compile
+  std::vector<std::string> args;           ///< argv, compiler first, file last
+  bool usesApiModel = false;               ///< <torch/torch.h> was not on the include path
+  std::vector<ResponseFile> responseFiles; ///< what args took from response files
+};
+
+/// `message` with every argument that came from one of `command`'s response
+/// files (3 characters or longer) replaced by a mention of that file.
+std::string withoutResponseFileText(std::string message, const FileCommand &command);
 
 /// A command as one JSON text, and back (nullopt: not a command's JSON).
 std::string encodeCommand(const FileCommand &command);

@@ -8,6 +8,10 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/ASTWriter.h"
+#include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,11 +31,19 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <random>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
 namespace gradlint {
+
+/// What a PCH build produced: the PCH's bytes, and the content hash of
+/// every file it read that is not a system header.
+struct BuiltPch {
+  std::string bytes;
+  std::vector<std::pair<std::string, std::string>> userFiles; ///< path, contentHash
+};
 
 namespace {
 
@@ -100,17 +112,21 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
   return kept;
 }
 
-/// "<size> <xxh3>" of a file's bytes; empty when it cannot be read. Clang
-/// notices a truncated PCH but not every overwritten byte, so each PCH has
-/// this fingerprint beside it.
+std::string contentHash(llvm::StringRef bytes) {
+  return llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes)));
+}
+
+/// "<size> <xxh3>" of a PCH's bytes. Clang notices a truncated PCH but not
+/// every overwritten byte, so each PCH has this fingerprint beside it.
+std::string fingerprintOfBytes(llvm::StringRef bytes) {
+  return std::to_string(bytes.size()) + " " + contentHash(bytes);
+}
+
+/// fingerprintOfBytes of a file; empty when it cannot be read.
 std::string fingerprintOf(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return "";
-  llvm::StringRef bytes = (*buffer)->getBuffer();
-  return std::to_string(bytes.size()) + " " +
-         llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes)));
+  return buffer ? fingerprintOfBytes((*buffer)->getBuffer()) : "";
 }
 
 std::string readSmallFile(const std::string &path) {
@@ -119,7 +135,7 @@ std::string readSmallFile(const std::string &path) {
 }
 
 /// Writes `contents` through a unique temporary file and a rename.
-std::error_code writeByRename(const std::string &path, const std::string &contents,
+std::error_code writeByRename(const std::string &path, llvm::StringRef contents,
                               const std::string &suffix) {
   std::string temporary = path + ".tmp-" + suffix;
   std::error_code ec;
@@ -129,6 +145,7 @@ std::error_code writeByRename(const std::string &path, const std::string &conten
       out << contents;
       out.close();
       ec = out.error();
+      out.clear_error(); // a stream destroyed with an error aborts the process
     }
   }
   if (!ec)
@@ -149,8 +166,8 @@ constexpr size_t kKeyLength = 32; ///< hex digits of a cache key
 /// A temporary file younger than this may still be being written by another process.
 constexpr time_t kTemporaryFileGraceSeconds = 10 * 60;
 
-/// One of the cache's own files, by its name: "<key>.h", "<key>.pch" or
-/// "<key>.pch.sum", or a temporary file of one: "<name>.tmp-<pid>-<n>-<random>"
+/// One of the cache's own files, by its name: "<key>.h", "<key>.pch",
+/// "<key>.pch.sum" or "<key>.lock", or a temporary file of one: "<name>.tmp-<pid>-<n>-<random>"
 /// (writeByRename, uniqueSuffix), and clang's own temporary while it writes a
 /// PCH, "<key>.pch-<8 hex>.tmp-<pid>-<n>-<random>.tmp".
 struct CacheFileName {
@@ -170,6 +187,8 @@ std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
   parsed.key = name.take_front(kKeyLength).str();
   llvm::StringRef rest = name.drop_front(kKeyLength);
   bool pch = false;
+  if (rest == ".lock")
+    return parsed;
   if (rest.consume_front(".pch.sum")) {
   } else if (rest.consume_front(".pch")) {
     pch = true;
@@ -198,11 +217,73 @@ std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
 /// order. Best effort: a read-only directory keeps the old time.
 void touch(const std::string &path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
 
-/// Builds a PCH of the invocation's input into `output` (GeneratePCHAction),
-/// whatever frontend action the arguments name.
+/// Takes the PCH from the buffer the PCHGenerator before it filled, and the
+/// user files the preprocessor read.
+class PchCollector : public clang::ASTConsumer {
+public:
+  PchCollector(std::shared_ptr<clang::PCHBuffer> buffer, BuiltPch &out)
+      : buffer_(std::move(buffer)), out_(out) {}
+
+  void HandleTranslationUnit(clang::ASTContext &context) override {
+    if (!buffer_->IsComplete)
+      return;
+    out_.bytes.assign(buffer_->Data.begin(), buffer_->Data.end());
+    const clang::SourceManager &sources = context.getSourceManager();
+    for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
+      const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
+      if (!entry.isFile() || clang::SrcMgr::isSystem(entry.getFile().getFileCharacteristic()))
+        continue;
+      const clang::SrcMgr::ContentCache &content = entry.getFile().getContentCache();
+      std::optional<llvm::MemoryBufferRef> text = content.getBufferIfLoaded();
+      if (content.OrigEntry && text)
+        out_.userFiles.push_back(
+            {content.OrigEntry->getName().str(), contentHash(text->getBuffer())});
+    }
+    llvm::sort(out_.userFiles);
+    out_.userFiles.erase(std::unique(out_.userFiles.begin(), out_.userFiles.end()),
+                         out_.userFiles.end());
+  }
+
+private:
+  std::shared_ptr<clang::PCHBuffer> buffer_;
+  BuiltPch &out_;
+};
+
+/// GeneratePCHAction whose PCH stays in memory: the caller writes it, so
+/// that a full disk is an error it handles, not LLVM's fatal "IO failure on
+/// output stream", which aborts the process.
+class InMemoryPchAction : public clang::GeneratePCHAction {
+public:
+  explicit InMemoryPchAction(BuiltPch &out) : out_(out) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
+                                                        llvm::StringRef) override {
+    std::string sysroot;
+    if (!ComputeASTConsumerArguments(compiler, sysroot))
+      return nullptr;
+    if (!compiler.getFrontendOpts().RelocatablePCH)
+      sysroot.clear();
+    auto buffer = std::make_shared<clang::PCHBuffer>();
+    const clang::FrontendOptions &frontend = compiler.getFrontendOpts();
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<clang::PCHGenerator>(
+        compiler.getPreprocessor(), compiler.getModuleCache(), frontend.OutputFile, sysroot, buffer,
+        frontend.ModuleFileExtensions, compiler.getPreprocessorOpts().AllowPCHWithCompilerErrors,
+        frontend.IncludeTimestamps));
+    consumers.push_back(std::make_unique<PchCollector>(buffer, out_));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  BuiltPch &out_;
+};
+
+/// Builds a PCH of the invocation's input into memory, whatever frontend
+/// action the arguments name.
 class BuildPchAction : public clang::tooling::ToolAction {
 public:
-  explicit BuildPchAction(std::string output) : output_(std::move(output)) {}
+  BuildPchAction(std::string output, BuiltPch &out) : output_(std::move(output)), out_(out) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
                      clang::FileManager *files,
@@ -220,18 +301,99 @@ public:
     if (!compiler.hasDiagnostics())
       return false;
     compiler.createSourceManager(*files);
-    clang::GeneratePCHAction action;
+    InMemoryPchAction action(out_);
     bool ok = compiler.ExecuteAction(action);
     files->clearStatCache();
     return ok && !compiler.getDiagnostics().hasErrorOccurred();
   }
 
 private:
-  std::string output_;
+  std::string output_; ///< the name the PCH records for itself
+  BuiltPch &out_;
 };
 
 /// Counts errors, prints nothing.
 class QuietConsumer : public clang::DiagnosticConsumer {};
+
+/// How long a process waits for another one building the same key before it
+/// builds the PCH itself (a LibTorch preamble builds in about 20 s).
+constexpr int kKeyLockWaitSeconds = 180;
+
+/// An exclusive flock on "<key>.lock" in the cache directory: of the
+/// processes sharing the cache, one builds a key at a time and the others
+/// then find its PCH. Best effort: a lock file that cannot be opened, or a
+/// holder slower than kKeyLockWaitSeconds, lets the caller go on without it
+/// (at worst the PCH is built twice; the renames keep it whole).
+class KeyFileLock {
+public:
+  explicit KeyFileLock(const std::string &path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    struct stat status;
+    if (fd_ >= 0 && (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode)))
+      release();
+    for (int waited = 0; fd_ >= 0; waited += 50) {
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0)
+        return;
+      if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= kKeyLockWaitSeconds * 1000) {
+        release();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ~KeyFileLock() { release(); }
+  KeyFileLock(const KeyFileLock &) = delete;
+  KeyFileLock &operator=(const KeyFileLock &) = delete;
+
+private:
+  void release() { // closing the descriptor drops the lock
+    if (fd_ >= 0)
+      ::close(fd_);
+    fd_ = -1;
+  }
+  int fd_ = -1;
+};
+
+/// The files a command's parse reads: the disk, with the API model's
+/// placeholders when it uses them, relative to its directory.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemFor(const FileCommand &command) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      llvm::vfs::createPhysicalFileSystem();
+  if (command.usesApiModel)
+    fileSystem = makeApiModelFileSystem(fileSystem, CompilationSetup::apiModelDir());
+  fileSystem->setCurrentWorkingDirectory(command.directory);
+  return fileSystem;
+}
+
+/// The ".pch.sum" beside a PCH: its fingerprint, then "<xxh3> <path>" per
+/// user file it was built from.
+std::string summaryOf(const BuiltPch &built) {
+  std::string summary = fingerprintOfBytes(built.bytes) + "\n";
+  for (const auto &[path, hash] : built.userFiles)
+    summary += hash + " " + path + "\n";
+  return summary;
+}
+
+/// Whether the PCH still matches its summary, and every user file it was
+/// built from has the same content. Clang checks only their size and mtime
+/// when it loads the PCH; a same-size edit within the mtime's granularity
+/// (or under a build that fixes mtimes) would go unseen.
+bool isFresh(const std::string &pch, const std::string &summary, const FileCommand &command) {
+  llvm::SmallVector<llvm::StringRef, 16> lines;
+  llvm::StringRef(summary).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  if (lines.empty() || fingerprintOf(pch) != lines.front())
+    return false;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
+  for (llvm::StringRef line : llvm::ArrayRef(lines).drop_front()) {
+    auto [hash, path] = line.split(' ');
+    if (!fileSystem)
+      fileSystem = fileSystemFor(command);
+    auto buffer = fileSystem->getBufferForFile(path, -1, /*RequiresNullTerminator=*/false);
+    if (!buffer || contentHash((*buffer)->getBuffer()) != hash)
+      return false;
+  }
+  return true;
+}
 
 } // namespace
 
@@ -401,7 +563,7 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     hasher.update(text);
     hasher.update(llvm::StringRef("\0", 1));
   };
-  feed("gradlint-preamble-2"); // 2: templates instantiated in the PCH
+  feed("gradlint-preamble-3"); // 3: user files' content hashes in the summary
   feed(GRADLINT_VERSION);
   feed(clang::getClangFullVersion());
   std::vector<std::string> options = withoutInputs(command.args);
@@ -427,25 +589,28 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     unusable_ = true;
     return std::nullopt;
   }
-  llvm::SmallString<256> header(directory_), pch(directory_);
+  llvm::SmallString<256> header(directory_), pch(directory_), lockFile(directory_);
   llvm::sys::path::append(header, key + ".h");
   llvm::sys::path::append(pch, key + ".pch");
+  llvm::sys::path::append(lockFile, key + ".lock");
+  KeyFileLock otherProcesses{std::string(lockFile)};
+  auto giveUp = [&](const std::string &problem) {
+    noteProblem(problem + "; analysing without precompiled headers");
+    std::lock_guard<std::mutex> lock(mutex_);
+    unusable_ = true;
+    return std::nullopt;
+  };
 
   // The header must keep its mtime (the PCH records it): written only when
   // missing or not what it should be, through a temporary file and a rename.
   bool headerChanged = false;
   if (readSmallFile(std::string(header)) != headerText) {
-    if (std::error_code ec = writeByRename(std::string(header), headerText, uniqueSuffix())) {
-      noteProblem("cannot write to the cache directory " + directory_ + ": " + ec.message() +
-                  "; analysing without precompiled headers");
-      std::lock_guard<std::mutex> lock(mutex_);
-      unusable_ = true;
-      return std::nullopt;
-    }
+    if (std::error_code ec = writeByRename(std::string(header), headerText, uniqueSuffix()))
+      return giveUp("cannot write to the cache directory " + directory_ + ": " + ec.message());
     headerChanged = true;
   }
 
-  std::string fingerprintFile = std::string(pch) + ".sum";
+  std::string summaryFile = std::string(pch) + ".sum";
   unsigned generation;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -454,29 +619,33 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
   bool rebuild = failed && failed->generation == generation;
   bool built = false;
   if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
-      fingerprintOf(std::string(pch)) != readSmallFile(fingerprintFile)) {
-    std::string temporary = std::string(pch) + ".tmp-" + uniqueSuffix();
+      !isFresh(std::string(pch), readSmallFile(summaryFile), command)) {
     // The same options, the header as the input.
     FileCommand build = command;
     build.args = options;
     for (const char *arg : {"-Xclang", "-fmodules-validate-system-headers", "-x", "c++-header"})
       build.args.push_back(arg);
     build.args.push_back(std::string(header));
-    bool ok = buildPch(build, std::string(header), temporary);
-    std::string fingerprint = ok ? fingerprintOf(temporary) : "";
-    if (ok && !fingerprint.empty() && !llvm::sys::fs::rename(temporary, pch)) {
-      writeByRename(fingerprintFile, fingerprint, uniqueSuffix());
-      ++builds;
-      built = true;
-      std::lock_guard<std::mutex> lock(mutex_);
-      generation = ++generations_[key];
-    } else {
-      llvm::sys::fs::remove(temporary);
+    BuiltPch output;
+    if (!buildPch(build, std::string(pch), output) || output.bytes.empty()) {
       ++buildFailures;
       std::lock_guard<std::mutex> lock(mutex_);
       failedKeys_.insert(key);
       return std::nullopt;
     }
+    // The summary goes after the PCH: a PCH without its summary is rebuilt.
+    std::error_code ec = writeByRename(std::string(pch), output.bytes, uniqueSuffix());
+    if (!ec)
+      ec = writeByRename(summaryFile, summaryOf(output), uniqueSuffix());
+    if (ec) {
+      ++buildFailures;
+      return giveUp("cannot write a precompiled header to the cache directory " + directory_ +
+                    ": " + ec.message());
+    }
+    ++builds;
+    built = true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation = ++generations_[key];
   } else {
     ++hits;
     touch(std::string(pch));
@@ -579,18 +748,11 @@ void PreambleCache::evictOverLimit() {
   ::closedir(dir);
 }
 
-bool PreambleCache::buildPch(const FileCommand &command, const std::string &header,
-                             const std::string &pch) {
-  (void)header;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
-      llvm::vfs::createPhysicalFileSystem();
+bool PreambleCache::buildPch(const FileCommand &command, const std::string &pch, BuiltPch &output) {
   // The same placeholders as the parse that will load the PCH.
-  if (command.usesApiModel)
-    fileSystem = makeApiModelFileSystem(fileSystem, CompilationSetup::apiModelDir());
-  fileSystem->setCurrentWorkingDirectory(command.directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), fileSystem));
-  BuildPchAction action(pch);
+      new clang::FileManager(clang::FileSystemOptions(), fileSystemFor(command)));
+  BuildPchAction action(pch, output);
   clang::tooling::ToolInvocation invocation(command.args, &action, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   QuietConsumer quiet;

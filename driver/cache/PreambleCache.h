@@ -50,6 +50,8 @@ std::optional<uint64_t> parseByteSize(const std::string &text);
 /// corrupt, out of date, built with other options).
 bool isPreambleLoadFailure(unsigned diagnosticId);
 
+struct BuiltPch; ///< a PCH built into memory
+
 class PreambleCache {
 public:
   /// Used for the API model too: its TU parses in 0.3 s with a PCH, 1.25 s without.
@@ -87,7 +89,8 @@ public:
   std::atomic<uint64_t> evictedBytes{0};
 
 private:
-  bool buildPch(const FileCommand &command, const std::string &header, const std::string &pch);
+  /// Builds the PCH of `command`'s input (to be stored as `pch`) into memory.
+  bool buildPch(const FileCommand &command, const std::string &pch, BuiltPch &output);
   std::shared_ptr<std::mutex> lockFor(const std::string &key);
   void noteProblem(const std::string &problem);
   std::shared_ptr<void> markInUse(const std::string &key);

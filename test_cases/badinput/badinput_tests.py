@@ -250,6 +250,49 @@ def test_compilation_databases(tmp, good):
           not [f for f in os.listdir(tmp) if f.startswith("PWNED")], os.listdir(tmp))
 
 
+def test_response_files(tmp, good):
+    """A response file's text never reaches an output: the messages name the
+    @argument instead. Response files that work still work; FIFOs, /dev/zero and
+    loops of files naming each other are not read."""
+    target = write(os.path.join(tmp, "rsp_target.cpp"), GOOD_SOURCE)
+    secret = write(os.path.join(tmp, "secret.txt"),
+                   "root:$y$j9T$TOPSECRETHASH:19000:0:99999:7:::\n-DTOKEN=hunter2secret\n"
+                   "-fbogus-SECRETFLAG\n")
+    flags = write(os.path.join(tmp, "flags.rsp"), "-std=c++17 '-DQUOTED=a b' @nested.rsp\n")
+    write(os.path.join(tmp, "nested.rsp"), "-DDEPTH=2\n")
+    loop = write(os.path.join(tmp, "loop.rsp"), "@loop.rsp\n")
+    fifo = os.path.join(tmp, "fifo.rsp")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    for name, response in (("secret", secret), ("loop", loop), ("fifo", fifo),
+                           ("/dev/zero", "/dev/zero")):
+        directory = write_database(tmp, "rsp_" + name.replace("/", ""), [
+            {"directory": tmp, "file": target, "command": f"c++ -c @{response} {target}"}])
+        for output in ("--format=json", "--format=sarif", "--format=text"):
+            result, seconds = run(output, "-p", directory, target, limit=120)
+            if not check(f"response file {name} ({output}): finishes", result is not None):
+                continue
+            everything = (result.stdout + result.stderr).decode("utf-8", "replace")
+            leaked = [word for word in ("TOPSECRETHASH", "hunter2secret", "SECRETFLAG", "root:")
+                      if word in everything]
+            check(f"response file {name} ({output}): no contents in the output", not leaked,
+                  (leaked, everything[-400:]))
+            check(f"response file {name} ({output}): the file is still analysed",
+                  result.returncode in (1, 2) and "accum-misplaced-zero-grad" in everything,
+                  everything[-400:])
+            if name == "secret" and output == "--format=text":
+                check("response file secret: the error names the @argument",
+                      f"@{secret}" in everything, everything[-400:])
+    # A response file that works: its nested file and quoting too.
+    directory = write_database(tmp, "rsp_working", [
+        {"directory": tmp, "file": target, "command": f"c++ @{flags} -c {target}"}])
+    result, _ = run("--format=json", "-p", directory, target, limit=120)
+    document = json.loads(result.stdout) if result and result.stdout else {}
+    check("working response files: no error, the finding reported",
+          result is not None and result.returncode == 1 and not document.get("errors"),
+          document.get("errors"))
+
+
 def test_configuration(tmp, good):
     project = os.path.join(tmp, "project")
     os.makedirs(project)
@@ -374,7 +417,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = os.path.realpath(tmp)
         for test in (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting,
-                     test_big_source, test_compilation_databases, test_configuration,
+                     test_big_source, test_compilation_databases, test_response_files,
+                     test_configuration,
                      test_read_only_fix, test_crash_and_timeout, test_isolation_matches_in_process):
             print(test.__name__)
             # Afresh for each test: --fix changes it.

@@ -6,7 +6,7 @@ prefilter's skips (never a positive case or a buggy example), and the size
 limit (--cache-max-size): least recently used entries evicted, a hit
 refreshing recency, foreign files never touched, 0 for no limit.
 
-usage: cache_tests.py <gradlint> <source dir> [pch|prefilter|limits ...]
+usage: cache_tests.py <gradlint> <source dir> [pch|prefilter|faults|limits ...]
 """
 import glob
 import json
@@ -264,6 +264,129 @@ def test_prefilter_keeps_respelled_loops():
                   (findings(filtered), findings(parsed), filtered.stderr))
 
 
+def test_same_size_same_mtime_header_change():
+    """A project header rewritten with the same size and mtime (rsync -t, fixed-mtime
+    builds, coarse timestamps): Clang's size+mtime check passes, the content does not."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        header = os.path.join(tmp, "loop.h")
+        first = run(f"--cache-dir={cache}", "--format=json", main)
+        check("same-size change: the first run finds the missing division",
+              first.returncode == 1, (first.stdout, first.stderr))
+        before = os.stat(header)
+        changed = LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVID")  # divides now
+        check("same-size change: the edit keeps the size", len(changed) == len(LOOP_HEADER), "")
+        with open(header, "w") as f:
+            f.write(changed)
+        os.utime(header, ns=(before.st_atime_ns, before.st_mtime_ns))
+        check("same-size change: size and mtime unchanged",
+              (os.stat(header).st_size, os.stat(header).st_mtime_ns) ==
+              (before.st_size, before.st_mtime_ns), "")
+        reference = findings(run("--no-cache", "--format=json", main))
+        second = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("same-size change: the finding is gone, as with --no-cache",
+              second.returncode == 0 and findings(second) == reference,
+              (findings(second), reference, second.stderr))
+        check("same-size change: the PCH was rebuilt", "1 built" in second.stderr, second.stderr)
+        third = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("same-size change: reused again after the rebuild",
+              "1 reused" in third.stderr and findings(third) == reference, third.stderr)
+
+
+def test_concurrent_cold_processes_build_each_pch_once():
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
+    reference = findings(run("--no-cache", "--format=json", *files))
+    with tempfile.TemporaryDirectory() as cache:
+        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--format=json",
+                                       "--verbose", *files],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for _ in range(4)]
+        built = 0
+        for index, process in enumerate(processes):
+            stdout, stderr = process.communicate()
+            result = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+            check(f"4 cold processes: process {index} has the same findings",
+                  findings(result) == reference, (findings(result), reference))
+            counts = re.search(r"precompiled preambles: (\d+) reused, (\d+) built", stderr)
+            built += int(counts.group(2)) if counts else 1000
+        distinct = len(pch_files(cache))
+        check(f"4 cold processes: each of the {distinct} PCHs built once",
+              distinct >= 1 and built == distinct, (built, distinct))
+
+
+def mounted_full_disk(directory, size):
+    """A tmpfs of `size` at `directory`; False where mounting is not allowed."""
+    os.makedirs(directory, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", directory],
+                             capture_output=True, text=True)
+    return mounted.returncode == 0
+
+
+def fill(directory):
+    """Writes a file until the filesystem is full."""
+    with open(os.path.join(directory, "filler"), "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+
+
+def test_full_disk_never_fails_a_file():
+    example = os.path.join(SOURCE, "examples", "mnist_accumulation_buggy.cpp")
+    reference = findings(run("--no-cache", "--format=json", example))
+    with tempfile.TemporaryDirectory() as tmp:
+        disk = os.path.join(tmp, "disk")
+        if not mounted_full_disk(disk, "2m"):
+            if os.geteuid() == 0:
+                check("full disk: a tmpfs can be mounted (root)", False, disk)
+            print("note: cannot mount a tmpfs (not root); skipping the full-disk checks")
+            return
+        try:
+            # 2 MB: the header fits, no PCH does; then not even the header.
+            for stage in ("no room for a PCH", "no room at all"):
+                if stage == "no room at all":
+                    fill(disk)
+                for mode in ([], ["--no-isolation"]):
+                    cache = os.path.join(disk, "cache" + "".join(mode))
+                    result = run(f"--cache-dir={cache}", "--format=json", *mode, example)
+                    label = f"full disk ({stage}{', ' + mode[0] if mode else ''})"
+                    check(f"{label}: same findings as --no-cache", findings(result) == reference,
+                          (findings(result), reference, result.stderr[-600:]))
+                    check(f"{label}: one note naming the problem",
+                          "No space left on device" in result.stderr and
+                          "analysing without precompiled headers" in result.stderr, result.stderr)
+                    leftovers = [n for n in os.listdir(cache) if ".tmp" in n] \
+                        if os.path.isdir(cache) else []
+                    check(f"{label}: no temporary files left", not leftovers, leftovers)
+                lsp_on_a_full_disk(os.path.join(disk, "lsp-cache"), example, stage)
+        finally:
+            subprocess.run(["umount", disk])
+
+
+def lsp_on_a_full_disk(cache, example, stage):
+    sys.path.insert(0, os.path.join(SOURCE, "test_cases", "lsp"))
+    import lsp_tests  # noqa: E402 (its client; same arguments as this script)
+    with open(example) as f:
+        text = f.read()
+    server = lsp_tests.Server(f"--cache-dir={cache}")
+    try:
+        lsp_tests.initialize(server)
+        uri = lsp_tests.file_uri(example)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+        published = server.publish(uri, 1, timeout=120)
+        check(f"language server, full disk ({stage}): diagnostics published",
+              published is not None and len(lsp_tests.codes(published)) >= 3,
+              (published, server.log()[-800:]))
+        alive = server.response(server.request("shutdown", None), timeout=10)
+        check(f"language server, full disk ({stage}): still serving", alive is not None,
+              server.log()[-800:])
+    finally:
+        server.kill()
+
+
 ENTRY_FILE = re.compile(r"^([0-9a-f]{32})\.(h|pch|pch\.sum)$")
 
 
@@ -447,6 +570,10 @@ GROUPS = {
             test_flag_changes_meaning, test_corrupt_cache_survived,
             test_two_processes_share_a_cache, test_unusable_cache_dir),
     "prefilter": (test_prefilter, test_prefilter_keeps_respelled_loops),
+    # Faults: a full disk, concurrent cold processes, a same-size same-mtime edit.
+    "faults": (test_full_disk_never_fails_a_file,
+               test_concurrent_cold_processes_build_each_pch_once,
+               test_same_size_same_mtime_header_change),
     # --cache-max-size: eviction order, recency, limits below one entry.
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
                test_limit_below_one_entry, test_cache_max_size_option),
