@@ -9,6 +9,26 @@ namespace {
 /// Largest body accepted; a bigger Content-Length is treated as garbage.
 constexpr size_t kMaxBodyBytes = 256u << 20;
 
+/// Longest header line kept; the rest of a longer one is skipped.
+constexpr size_t kMaxHeaderLineBytes = 64u << 10;
+
+/// std::getline that keeps at most kMaxHeaderLineBytes of the line.
+bool readHeaderLine(std::istream &in, std::string &line) {
+  line.clear();
+  std::streambuf *buffer = in.rdbuf();
+  for (;;) {
+    int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n')
+      return true;
+    if (line.size() < kMaxHeaderLineBytes)
+      line.push_back(static_cast<char>(c));
+  }
+}
+
 std::string lowercase(std::string text) {
   for (char &c : text)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -41,12 +61,34 @@ std::optional<size_t> contentLength(const std::string &line, bool &found) {
 
 } // namespace
 
+std::optional<std::string> jsonNestingProblem(const std::string &body) {
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonNesting)
+        return "nested deeper than " + std::to_string(kMaxJsonNesting) + " levels";
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<RpcFrame> RpcReader::next() {
   RpcFrame frame;
   std::optional<size_t> length;
   bool sawHeader = false;
   std::string line;
-  while (std::getline(in_, line)) {
+  while (readHeaderLine(in_, line)) {
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
     if (line.empty()) {

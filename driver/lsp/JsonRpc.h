@@ -22,6 +22,15 @@ constexpr int ServerNotInitialized = -32002;
 constexpr int RequestCancelled = -32800;
 } // namespace rpc_error
 
+/// Deepest nesting of arrays and objects a message may have. LSP's own
+/// messages nest about 8 deep; the JSON library copies and destroys values
+/// recursively, so 600,000 nested '[' overflowed the stack.
+constexpr size_t kMaxJsonNesting = 256;
+
+/// Why `body` is refused before it is parsed (nested deeper than
+/// kMaxJsonNesting), or nullopt. Brackets inside strings do not count.
+std::optional<std::string> jsonNestingProblem(const std::string &body);
+
 /// One frame read from the stream: its body, or why it could not be read.
 struct RpcFrame {
   std::string body;
@@ -30,7 +39,9 @@ struct RpcFrame {
 
 /// Reads frames. A malformed header block (no usable Content-Length) is
 /// reported and skipped; reading then resynchronises on the next
-/// `Content-Length:` header, even one glued to leftover bytes.
+/// `Content-Length:` header, even one glued to leftover bytes. Bodies are
+/// capped at 256 MiB and header lines at 64 KiB (the rest of a longer line
+/// is skipped), so no input grows memory without bound.
 class RpcReader {
 public:
   explicit RpcReader(std::istream &in) : in_(in) {}

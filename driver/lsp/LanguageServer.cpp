@@ -42,6 +42,11 @@ int LanguageServer::run() {
 }
 
 void LanguageServer::handleFrame(const RpcFrame &frame) {
+  if (std::optional<std::string> problem = jsonNestingProblem(frame.body)) {
+    logLine("message " + *problem + "; ignored");
+    writer_.respondError(nullptr, rpc_error::ParseError, "Parse error: the message is " + *problem);
+    return;
+  }
   json message = json::parse(frame.body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     logLine("malformed JSON in a message; ignored");

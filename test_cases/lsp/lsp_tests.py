@@ -402,6 +402,16 @@ def run_session(workdir):
         check("malformed JSON: a parse error response", parse_error is not None)
         server.send_raw(b"Content-Length: lots\r\n\r\n")
         server.send_raw(b"Content-Type: nothing-else\r\n\r\n")
+        # 600,000 nested '[' (the JSON library recursed on them: a stack overflow)
+        # and a 32 MB header line: refused before parsing, bounded in memory.
+        nested = b'{"jsonrpc":"2.0","id":77,"method":"x","params":' + b"[" * 600000 + \
+            b"]" * 600000 + b"}"
+        server.send_raw(b"Content-Length: %d\r\n\r\n" % len(nested) + nested)
+        too_deep = server.wait_for(lambda m: m.get("error", {}).get("code") == -32700 and
+                                   "nested deeper" in m["error"].get("message", ""), 20)
+        check("600,000 nested arrays: a parse error response, no crash", too_deep is not None,
+              server.log()[-500:])
+        server.send_raw(b"X-Padding: " + b"p" * (32 << 20) + b"\r\n")
         server.notify("textDocument/didOpen", {"textDocument": {
             "uri": "untitled:Untitled-1", "languageId": "cpp", "version": 1, "text": buggy}})
         server.notify("textDocument/didChange", {"textDocument": {"uri": uri}})  # bad params
