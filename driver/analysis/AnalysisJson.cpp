@@ -122,7 +122,13 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                  {"build_failures", analysis.childCacheUse.buildFailures},
                  {"note", analysis.childCacheUse.note},
                  {"evicted_entries", analysis.childCacheUse.evictedEntries},
-                 {"evicted_bytes", analysis.childCacheUse.evictedBytes}}},
+                 {"evicted_bytes", analysis.childCacheUse.evictedBytes},
+                 {"failed_keys", analysis.childCacheUse.failedKeys},
+                 {"unusable", analysis.childCacheUse.unusable}}},
+               {"preamble_use",
+                {{"used", analysis.preambleUse.used},
+                 {"built", analysis.preambleUse.built},
+                 {"pch", analysis.preambleUse.pch}}},
                {"real_paths", analysis.realPaths},
                {"model_dump", analysis.modelDump},
                {"loop_runs", std::move(runs)}};
@@ -157,6 +163,12 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     cacheUse.at("note").get_to(decoded.childCacheUse.note);
     cacheUse.at("evicted_entries").get_to(decoded.childCacheUse.evictedEntries);
     cacheUse.at("evicted_bytes").get_to(decoded.childCacheUse.evictedBytes);
+    cacheUse.at("failed_keys").get_to(decoded.childCacheUse.failedKeys);
+    cacheUse.at("unusable").get_to(decoded.childCacheUse.unusable);
+    const Json &preambleUse = json.at("preamble_use");
+    preambleUse.at("used").get_to(decoded.preambleUse.used);
+    preambleUse.at("built").get_to(decoded.preambleUse.built);
+    preambleUse.at("pch").get_to(decoded.preambleUse.pch);
     json.at("real_paths").get_to(decoded.realPaths);
     json.at("model_dump").get_to(decoded.modelDump);
     for (const Json &item : json.at("loop_runs"))

@@ -639,6 +639,18 @@ FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &cont
   return withoutResponseFileText(analyse(path, &contents, setup, config, {}), path, setup);
 }
 
+FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache, unsigned evictedEntriesBefore,
+                                  uint64_t evictedBytesBefore) {
+  return {cache.hits,
+          cache.builds,
+          cache.buildFailures,
+          cache.takeNote(),
+          cache.evictedEntries - evictedEntriesBefore,
+          cache.evictedBytes - evictedBytesBefore,
+          cache.failedKeys(),
+          cache.unusable()};
+}
+
 void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
   for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops) {
     if (loop.emitRun && settings.emitRunsWindows > 0 && settings.emitRunsBackend)

@@ -36,7 +36,14 @@ struct FileAnalysis {
     std::string note; ///< a problem with the cache directory, once
     unsigned evictedEntries = 0;
     uint64_t evictedBytes = 0;
+    /// What the child learnt that its parent keeps for the next child: keys
+    /// whose include prefix does not compile, and an unusable directory.
+    std::vector<std::string> failedKeys;
+    bool unusable = false;
   } childCacheUse;
+  /// The analysis process crashed, timed out or ran out of memory (errors
+  /// says which); its findings are unknown.
+  bool analysisFailed = false;
   /// The precompiled preamble this parse used, if any (the language server logs it).
   struct PreambleUse {
     bool used = false;
@@ -103,6 +110,11 @@ struct LoopRunSettings {
 /// Runs `analysis.loweredLoops` on the reference runtime: fills each
 /// diagnosis's confirmation and `loopRuns`, then drops the lowered loops.
 void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings);
+
+/// What `cache` did in this process (evictions since the given counts), for
+/// an isolated child to hand to its parent.
+FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache, unsigned evictedEntriesBefore = 0,
+                                  uint64_t evictedBytesBefore = 0);
 
 /// The same for an editor's unsaved buffer: `contents` stands in for the file
 /// at `path` (absolute; it need not exist on disk yet).

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -179,6 +180,7 @@ std::string formatSeconds(double seconds) {
 FileAnalysis failed(const std::string &file, const std::string &message) {
   FileAnalysis analysis;
   analysis.errors.push_back({file, message});
+  analysis.analysisFailed = true;
   return analysis;
 }
 
@@ -244,6 +246,8 @@ public:
   ChildLog() {
     if (llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", fd, path))
       fd = -1;
+    else
+      ::fchmod(fd, 0600); // a stack trace can quote the user's code
   }
   ~ChildLog() {
     closeDescriptor();
@@ -271,6 +275,71 @@ private:
   bool kept_ = false;
 };
 
+/// Reads the result of child `pid` from `readFd` (closed here) until it ends
+/// or `timeoutSeconds` pass (then the child is killed), reaps the child and
+/// turns a crash, a time-out or a memory overrun into the file's error.
+FileAnalysis awaitChild(pid_t pid, int readFd, ChildLog &log, const std::string &file,
+                        double timeoutSeconds, uint64_t memoryLimitMiB) {
+  using Clock = std::chrono::steady_clock;
+  bool limited = timeoutSeconds > 0;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limited ? timeoutSeconds : 0));
+  std::vector<std::uint8_t> bytes;
+  bool timedOut = false;
+  for (;;) {
+    int waitMs = -1;
+    if (limited) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) {
+        timedOut = true;
+        break;
+      }
+      waitMs = static_cast<int>(std::min<long long>(left.count() + 1, 60 * 60 * 1000));
+    }
+    pollfd wanted{readFd, POLLIN, 0};
+    int ready = poll(&wanted, 1, waitMs);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready == 0)
+      continue; // the deadline check above decides
+    std::uint8_t chunk[65536];
+    ssize_t got = ::read(readFd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break; // end of file: the child finished or died
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  }
+  ::close(readFd);
+  if (timedOut)
+    kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timedOut)
+    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds) +
+                            " s (--timeout; 0 for no limit)" + log.keep());
+  bool exitedOutOfMemory = WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryExit;
+  if (memoryLimitMiB > 0 &&
+      (exitedOutOfMemory || ((WIFSIGNALED(status) || WIFEXITED(status)) && status != 0 &&
+                             logSaysOutOfMemory(log.path.str().str()))))
+    return failed(file, "analysis exceeded the memory limit of " + std::to_string(memoryLimitMiB) +
+                            " MiB (--memory-limit; 0 for no limit)" +
+                            (exitedOutOfMemory ? std::string() : log.keep()));
+  if (WIFSIGNALED(status))
+    return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
+                            "); the other files were analysed" + log.keep());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return failed(file, "analysis failed (the analysis process exited with status " +
+                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
+                            log.keep());
+  FileAnalysis analysis;
+  if (auto error = decodeAnalysis(bytes, analysis))
+    return failed(file, "analysis returned an unreadable result: " + *error);
+  return analysis;
+}
+
 int serveChild(const ChildRequest &child, uint64_t memoryLimitMiB,
                const std::function<FileAnalysis()> &analyse) {
   // Die with the parent (a killed gradlint leaves no analyses running).
@@ -286,6 +355,56 @@ int serveChild(const ChildRequest &child, uint64_t memoryLimitMiB,
   bool written = writeAll(child.resultFd, encodeAnalysis(analysis));
   // Skip static destructors: the parent waits for this exit.
   _exit(written ? 0 : 3);
+}
+
+std::mutex &forkMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettings &settings,
+                                  const std::function<FileAnalysis()> &analyse) {
+  if (!settings.enabled)
+    return analyseOnLargeStack(analyse);
+  int pipeFds[2];
+  if (pipe2(pipeFds, O_CLOEXEC) != 0)
+    return failed(file,
+                  std::string("cannot start the analysis process: pipe: ") + std::strerror(errno));
+  ChildLog log;
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> forking(forkMutex());
+    pid = fork();
+  }
+  if (pid < 0) {
+    int error = errno;
+    ::close(pipeFds[0]);
+    ::close(pipeFds[1]);
+    return failed(file,
+                  std::string("cannot start the analysis process: fork: ") + std::strerror(error));
+  }
+  if (pid == 0) {
+    // Only this thread exists here. The child never touches the server's
+    // streams: stdin and stdout are /dev/null, stderr is the log.
+    ::close(pipeFds[0]);
+    int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devNull >= 0) {
+      ::dup2(devNull, 0);
+      ::dup2(devNull, 1);
+    }
+    ::dup2(log.fd >= 0 ? log.fd : devNull, 2);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    crashForTestIfAsked(file);
+    FileAnalysis analysis = analyseOnLargeStack([&] {
+      limitAddressSpace(settings.memoryLimitMiB);
+      return analyse();
+    });
+    bool written = writeAll(pipeFds[1], encodeAnalysis(analysis));
+    _exit(written ? 0 : 3);
+  }
+  ::close(pipeFds[1]);
+  log.closeDescriptor();
+  return awaitChild(pid, pipeFds[0], log, file, settings.timeoutSeconds, settings.memoryLimitMiB);
 }
 
 Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings)
@@ -374,64 +493,7 @@ FileAnalysis Isolator::analyse(const std::string &file,
     return cannotStart(executable_.c_str(), spawned);
   }
 
-  using Clock = std::chrono::steady_clock;
-  bool limited = timeoutSeconds_ > 0;
-  Clock::time_point deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(limited ? timeoutSeconds_ : 0));
-  std::vector<std::uint8_t> bytes;
-  bool timedOut = false;
-  for (;;) {
-    int waitMs = -1;
-    if (limited) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) {
-        timedOut = true;
-        break;
-      }
-      waitMs = static_cast<int>(std::min<long long>(left.count() + 1, 60 * 60 * 1000));
-    }
-    pollfd wanted{readFd, POLLIN, 0};
-    int ready = poll(&wanted, 1, waitMs);
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready == 0)
-      continue; // the deadline check above decides
-    std::uint8_t chunk[65536];
-    ssize_t got = ::read(readFd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      break; // end of file: the child finished or died
-    bytes.insert(bytes.end(), chunk, chunk + got);
-  }
-  ::close(readFd);
-  if (timedOut)
-    kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timedOut)
-    return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds_) +
-                            " s (--timeout; 0 for no limit)" + log.keep());
-  bool exitedOutOfMemory = WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryExit;
-  if (memoryLimitMiB_ > 0 &&
-      (exitedOutOfMemory || ((WIFSIGNALED(status) || WIFEXITED(status)) && status != 0 &&
-                             logSaysOutOfMemory(log.path.str().str()))))
-    return failed(file, "analysis exceeded the memory limit of " + std::to_string(memoryLimitMiB_) +
-                            " MiB (--memory-limit; 0 for no limit)" +
-                            (exitedOutOfMemory ? std::string() : log.keep()));
-  if (WIFSIGNALED(status))
-    return failed(file, "analysis crashed (" + signalName(WTERMSIG(status)) +
-                            "); the other files were analysed" + log.keep());
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return failed(file, "analysis failed (the analysis process exited with status " +
-                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
-                            log.keep());
-  FileAnalysis analysis;
-  if (auto error = decodeAnalysis(bytes, analysis))
-    return failed(file, "analysis returned an unreadable result: " + *error);
-  return analysis;
+  return awaitChild(pid, readFd, log, file, timeoutSeconds_, memoryLimitMiB_);
 }
 
 } // namespace gradlint

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ struct IsolationSettings {
   double timeoutSeconds = 0;   ///< per file (--timeout); 0 means none
   uint64_t memoryLimitMiB = 0; ///< per file (--memory-limit), for the error message; 0: none
 };
+
+/// Runs `analyse` in a forked child of this process (its state as it is, no
+/// exec), under `settings`' time and memory limits; a crash, a time-out or a
+/// memory overrun becomes the file's error (FileAnalysis::analysisFailed).
+/// For the language server, which keeps running: only the calling thread
+/// exists in the child, which touches neither stdin nor stdout.
+FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettings &settings,
+                                  const std::function<FileAnalysis()> &analyse);
+
+/// Held around each fork() of analyseInForkedChild: a thread that changes
+/// state a child will use (a mutex it would lock) holds it too, so that no
+/// child starts with that mutex locked by a thread it does not have.
+std::mutex &forkMutex();
 
 /// Parent side: analyses files in children, or in-process with --no-isolation.
 class Isolator {

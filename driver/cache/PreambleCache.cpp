@@ -504,6 +504,27 @@ std::string PreambleCache::takeNote() {
   return note_;
 }
 
+std::vector<std::string> PreambleCache::failedKeys() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {failedKeys_.begin(), failedKeys_.end()};
+}
+
+bool PreambleCache::unusable() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return unusable_;
+}
+
+void PreambleCache::adopt(const std::vector<std::string> &failedKeys, bool unusable,
+                          const std::string &note) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  failedKeys_.insert(failedKeys.begin(), failedKeys.end());
+  unusable_ = unusable_ || unusable;
+  if (unusable && note_.empty()) {
+    note_ = note;
+    noteTaken_ = true; // the child's report was the one shown
+  }
+}
+
 void PreambleCache::noteProblem(const std::string &problem) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (note_.empty())

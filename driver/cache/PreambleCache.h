@@ -84,6 +84,14 @@ public:
   /// The first problem with the cache directory, once; empty otherwise.
   std::string takeNote();
 
+  /// What this process learnt that another would repeat: the keys whose
+  /// include prefix does not compile, and whether the directory is unusable.
+  std::vector<std::string> failedKeys();
+  bool unusable();
+  /// Takes over what a forked child learnt (failedKeys(), unusable() and the
+  /// note it reported), so that the next child does not try again.
+  void adopt(const std::vector<std::string> &failedKeys, bool unusable, const std::string &note);
+
   std::atomic<unsigned> hits{0}, builds{0}, buildFailures{0};
   std::atomic<unsigned> evictedEntries{0};
   std::atomic<uint64_t> evictedBytes{0};

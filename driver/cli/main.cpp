@@ -50,11 +50,6 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
               << " fix(es) not applied: they overlap another fix; run --fix again\n";
 }
 
-FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache) {
-  return {cache.hits,       cache.builds,         cache.buildFailures,
-          cache.takeNote(), cache.evictedEntries, cache.evictedBytes};
-}
-
 /// The cache's problem (once), and with --verbose what the prefilter and the
 /// cache did.
 void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,

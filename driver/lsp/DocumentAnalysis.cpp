@@ -19,20 +19,31 @@ std::function<void()> LanguageServer::analyse(const AnalysisJob &job) {
   FileConfig config;
   FileAnalysis analysis;
   PreambleCache *cache = setup_->preambleCache();
-  unsigned evictedBefore = cache ? cache->evictedEntries.load() : 0;
-  uint64_t evictedBytesBefore = cache ? cache->evictedBytes.load() : 0;
   Clock::time_point began = Clock::now();
-  if (std::optional<FileError> error = configs.configFor(job.path, config))
+  if (std::optional<FileError> error = configs.configFor(job.path, config)) {
     analysis.errors.push_back({error->file, error->where() + ": " + error->message});
-  else
-    // A large stack, as the CLI's: 10,000 nested ifs in the buffer must not kill the server.
-    analysis = analyseOnLargeStack(
-        [&] { return analyseUnsavedFile(job.path, job.text, *setup_, config); });
+  } else {
+    // In a forked child, under the CLI's time and memory limits: a buffer
+    // that crashes Clang, never finishes or eats memory costs its own
+    // diagnostics only. A large stack there too, for 10,000 nested ifs.
+    unsigned evictedBefore = cache ? cache->evictedEntries.load() : 0;
+    uint64_t evictedBytesBefore = cache ? cache->evictedBytes.load() : 0;
+    analysis = analyseInForkedChild(job.path, isolation_, [&] {
+      FileAnalysis result = analyseUnsavedFile(job.path, job.text, *setup_, config);
+      if (cache)
+        result.childCacheUse = cacheUseOf(*cache, evictedBefore, evictedBytesBefore);
+      return result;
+    });
+    if (cache && isolation_.enabled) {
+      std::lock_guard<std::mutex> forking(forkMutex());
+      cache->adopt(analysis.childCacheUse.failedKeys, analysis.childCacheUse.unusable,
+                   analysis.childCacheUse.note);
+    }
+  }
   double seconds = std::chrono::duration<double>(Clock::now() - began).count();
   std::vector<PublishedFinding> findings = publishedFindings(
       job.uri, job.path, job.text, analysis, registeredChecks_, config.enabledChecks, encoding_);
-  logCacheUse(job, analysis, seconds, cache ? cache->evictedEntries - evictedBefore : 0,
-              cache ? cache->evictedBytes - evictedBytesBefore : 0);
+  logCacheUse(job, analysis, seconds);
   return [this, &job, analysis = std::move(analysis), findings = std::move(findings)]() mutable {
     publishLocked(job, analysis, std::move(findings));
   };
@@ -52,6 +63,25 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   document.analysed = true;
   document.analysedVersion = job.version;
   document.findings = std::move(findings);
+  if (analysis.analysisFailed) {
+    // Its findings are unknown: one diagnostic at the top says why, and the
+    // other documents are analysed as usual.
+    std::string error =
+        analysis.errors.empty() ? "analysis failed" : analysis.errors.front().message;
+    logToClient(kMessageWarning, job.path + ": " + error);
+    json failure = {
+        {"range",
+         {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+        {"severity", 2},
+        {"source", "gradlint"},
+        {"message",
+         "gradlint could not analyse this version: " + error + "; its findings are not shown"}};
+    writer_.notify(
+        "textDocument/publishDiagnostics",
+        {{"uri", job.uri}, {"version", job.version}, {"diagnostics", json::array({failure})}});
+    answerWaitingLocked(job.uri, /*answerAll=*/false);
+    return;
+  }
   // A parse error gets no diagnostic from us, like clang-tidy inside clangd:
   // the compiler errors are clangd's to show. The findings of the code Clang
   // recovered stay; the reason goes to the client's log once.
@@ -79,11 +109,12 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
 }
 
 void LanguageServer::logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis,
-                                 double seconds, unsigned evictedEntries, uint64_t evictedBytes) {
+                                 double seconds) {
   PreambleCache *cache = setup_->preambleCache();
+  const FileAnalysis::CacheUse &cacheUse = analysis.childCacheUse;
   // A problem with the cache directory goes to the client, once per session.
-  if (std::string note = cache ? cache->takeNote() : ""; !note.empty())
-    logToClient(kMessageWarning, note);
+  if (!cacheUse.note.empty())
+    logToClient(kMessageWarning, cacheUse.note);
   char took[32];
   std::snprintf(took, sizeof took, "%.2f s", seconds);
   const FileAnalysis::PreambleUse &use = analysis.preambleUse;
@@ -92,9 +123,9 @@ void LanguageServer::logCacheUse(const AnalysisJob &job, const FileAnalysis &ana
                      (!cache      ? std::string("none (cache off)")
                       : !use.used ? std::string("none")
                                   : (use.built ? "built " : "reused ") + use.pch);
-  if (evictedEntries > 0 || evictedBytes > 0)
-    line += "; evicted " + std::to_string(evictedEntries) + " old cache entries (" +
-            std::to_string(evictedBytes) + " bytes)";
+  if (cacheUse.evictedEntries > 0 || cacheUse.evictedBytes > 0)
+    line += "; evicted " + std::to_string(cacheUse.evictedEntries) + " old cache entries (" +
+            std::to_string(cacheUse.evictedBytes) + " bytes)";
   logLine(line);
 }
 

@@ -158,6 +158,15 @@ json LanguageServer::initialize(const json &params) {
 
   if (settings.contains("configFile") && settings["configFile"].is_string())
     configFile_ = settings["configFile"];
+  // Each analysis runs in a forked child under these limits (the CLI's
+  // --no-isolation, --timeout and --memory-limit; 0: no limit).
+  if (settings.contains("isolation") && settings["isolation"].is_boolean())
+    isolation_.enabled = settings["isolation"];
+  if (settings.contains("timeout") && settings["timeout"].is_number() &&
+      settings["timeout"].get<double>() >= 0)
+    isolation_.timeoutSeconds = settings["timeout"];
+  if (settings.contains("memoryLimit") && settings["memoryLimit"].is_number_unsigned())
+    isolation_.memoryLimitMiB = settings["memoryLimit"];
   if (settings.contains("cacheDir") && settings["cacheDir"].is_string())
     options.cacheDir = settings["cacheDir"];
   if (settings.contains("noCache") && settings["noCache"].is_boolean())

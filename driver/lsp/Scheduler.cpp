@@ -4,9 +4,10 @@
 
 namespace gradlint::lsp {
 
-void Scheduler::start(Work work) {
+void Scheduler::start(Work work, unsigned workers) {
   work_ = std::move(work);
-  worker_ = std::thread([this] { loop(); });
+  for (unsigned i = 0; i < workers; ++i)
+    workers_.emplace_back([this] { loop(); });
 }
 
 void Scheduler::scheduleLocked(AnalysisJob job, int delayMs) {
@@ -29,13 +30,14 @@ bool Scheduler::stop() {
   {
     std::lock_guard<std::mutex> guard(mutex_);
     stopping_ = true;
-    busy = analysing_;
+    busy = !analysing_.empty();
   }
   wake_.notify_all();
-  if (busy && worker_.joinable())
+  if (busy)
     return false;
-  if (worker_.joinable())
-    worker_.join();
+  for (std::thread &worker : workers_)
+    if (worker.joinable())
+      worker.join();
   return true;
 }
 
@@ -44,13 +46,16 @@ void Scheduler::loop() {
   while (true) {
     if (stopping_)
       return;
-    if (queue_.empty()) {
+    // The job due first, of the documents no other worker is analysing.
+    auto next = queue_.end();
+    for (auto it = queue_.begin(); it != queue_.end(); ++it)
+      if (!analysing_.count(it->first) &&
+          (next == queue_.end() || it->second.due < next->second.due))
+        next = it;
+    if (next == queue_.end()) {
       wake_.wait(lock);
       continue;
     }
-    auto next = std::min_element(queue_.begin(), queue_.end(), [](const auto &a, const auto &b) {
-      return a.second.due < b.second.due;
-    });
     Clock::time_point due = next->second.due; // a copy: the job may be replaced while we wait
     if (due > Clock::now()) {
       wake_.wait_until(lock, due);
@@ -58,14 +63,15 @@ void Scheduler::loop() {
     }
     AnalysisJob job = std::move(next->second);
     queue_.erase(next);
-    analysing_ = true;
+    analysing_.insert(job.uri);
     lock.unlock();
 
     std::function<void()> finish = work_(job);
 
     lock.lock();
-    analysing_ = false;
+    analysing_.erase(job.uri);
     finish();
+    wake_.notify_all(); // a newer version of this document may be waiting
   }
 }
 

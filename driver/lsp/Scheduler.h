@@ -1,6 +1,7 @@
-// The language server's analyses, debounced, on one worker thread: a
+// The language server's analyses, debounced, on a few worker threads: a
 // document's job waits until it is due, a newer version replaces the queued
-// one, and the job due first runs first.
+// one, the job due first runs first, and a document is analysed by one
+// worker at a time (a slow document leaves the other workers to the rest).
 #pragma once
 
 #include <chrono>
@@ -9,8 +10,10 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace gradlint::lsp {
 
@@ -35,7 +38,9 @@ public:
   /// a result is judged against the document versions of the moment.
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
 
-  void start(Work work);
+  /// Two workers: one document that takes long (up to the time limit) does
+  /// not hold up the others.
+  void start(Work work, unsigned workers = 2);
 
   // With the lock held.
   /// Queues `job`, due in `delayMs`, in place of the document's queued job.
@@ -58,8 +63,8 @@ private:
   std::condition_variable wake_;
   std::map<std::string, AnalysisJob> queue_; ///< newest pending version by URI
   bool stopping_ = false;
-  bool analysing_ = false;
-  std::thread worker_;
+  std::set<std::string> analysing_; ///< URIs a worker is analysing now
+  std::vector<std::thread> workers_;
 };
 
 } // namespace gradlint::lsp

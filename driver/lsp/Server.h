@@ -4,6 +4,7 @@
 #pragma once
 
 #include "driver/analysis/CompilationSetup.h"
+#include "driver/analysis/Isolation.h"
 #include "driver/lsp/Findings.h"
 #include "driver/lsp/JsonRpc.h"
 #include "driver/lsp/Positions.h"
@@ -83,8 +84,7 @@ private:
 
   /// The worker's part: analyses `job`; what it returns publishes the result.
   std::function<void()> analyse(const AnalysisJob &job);
-  void logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis, double seconds,
-                   unsigned evictedEntries, uint64_t evictedBytes);
+  void logCacheUse(const AnalysisJob &job, const FileAnalysis &analysis, double seconds);
   void logToClient(int type, const std::string &message);
   void logLine(const std::string &message);
 
@@ -101,6 +101,8 @@ private:
   std::string configFile_;        ///< initializationOptions.configFile (like --config-file)
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   int debounceMs_ = kDefaultDebounceMs;
+  /// initializationOptions isolation, timeout, memoryLimit: the CLI's defaults.
+  IsolationSettings isolation_{true, 600, 4096};
 
   bool initialized_ = false;       ///< reader thread only
   bool shutdownRequested_ = false; ///< guarded by the scheduler's lock once the worker runs

@@ -39,10 +39,11 @@ DEBOUNCE_MS = 150
 class Server:
     """A `gradlint lsp` process; a thread reads its frames into a queue."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, env=None):
         self.stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen([GRADLINT, "lsp", *args], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=self.stderr)
+                                        stdout=subprocess.PIPE, stderr=self.stderr,
+                                        env=env)
         self.inbox = queue.Queue()
         self.seen = []  # every message received, in order
         self.next_id = 1
@@ -197,9 +198,66 @@ def main():
         run_config_session(workdir)
         run_cache_session(workdir)
         run_cache_options(workdir)
+        run_isolation_session(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.exit(summary())
+
+
+def run_isolation_session(workdir):
+    """Each analysis runs in a forked child under a time and a memory limit: a
+    document that crashes the analysis, one that never finishes and a macro
+    bomb each get one diagnostic saying so, while another document opened
+    after them is analysed as usual and the server keeps answering."""
+    with open(EXAMPLE, encoding="utf-8") as f:
+        buggy = f.read()
+    paths = {name: os.path.join(workdir, f"{name}.cpp")
+             for name in ("crashme", "hangme", "bomb", "healthy")}
+    # 10^9 tokens: a buffer whose preprocessing takes all memory.
+    bomb = "#define X0 1,\n" + "".join(
+        f"#define X{i} " + " ".join([f"X{i - 1}"] * 10) + "\n" for i in range(1, 10)) + \
+        "int bomb[] = { X9 };\n" + buggy
+    texts = {"crashme": buggy, "hangme": buggy, "bomb": bomb, "healthy": buggy}
+    for name, path in paths.items():
+        with open(path, "w") as f:
+            f.write(texts[name])
+    env = dict(os.environ, GRADLINT_TEST_CRASH_ON="segv:crashme,hang:hangme")
+    server = Server("--no-cache", env=env)
+    try:
+        initialize(server, timeout=20, memoryLimit=1024)
+        for name in ("crashme", "hangme", "bomb", "healthy"):
+            server.notify("textDocument/didOpen", {"textDocument": {
+                "uri": file_uri(paths[name]), "languageId": "cpp", "version": 1,
+                "text": texts[name]}})
+        healthy = server.publish(file_uri(paths["healthy"]), 1, timeout=120)
+        check("isolation: a healthy document is analysed while another hangs",
+              healthy is not None and "accum-misplaced-zero-grad" in (codes(healthy) or []),
+              server.log()[-800:])
+        hang_published = any(m.get("method") == "textDocument/publishDiagnostics" and
+                             m["params"]["uri"] == file_uri(paths["hangme"]) for m in server.seen)
+        check("isolation: ... before the hanging one's time limit", not hang_published, "")
+        expected = {"crashme": "analysis crashed (Segmentation fault)",
+                    "hangme": "analysis timed out after 20 s",
+                    "bomb": "memory limit of 1024 MiB"}
+        for name, words in expected.items():
+            published = server.publish(file_uri(paths[name]), 1, timeout=120)
+            messages = [d["message"] for d in (published or {}).get("diagnostics", [])]
+            check(f"isolation: {name}: one diagnostic saying '{words}'",
+                  len(messages) == 1 and words in messages[0] and
+                  messages[0].startswith("gradlint could not analyse this version"),
+                  (messages, server.log()[-800:]))
+        alive = server.response(server.request("gradlint/stillThere", {}), timeout=10)
+        check("isolation: the server still answers",
+              alive is not None and alive.get("error", {}).get("code") == -32601, alive)
+        server.request("shutdown", None)
+        server.notify("exit", None)
+        try:
+            code = server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+        check("isolation: the server exits 0", code == 0, code)
+    finally:
+        server.kill()
 
 
 def run_session(workdir):
