@@ -134,6 +134,15 @@ class Server:
         self.stderr.seek(0)
         return self.stderr.read().decode(errors="replace")
 
+    def shutdown(self, timeout=10):
+        """shutdown, then exit; the exit code, or None when it does not exit."""
+        self.request("shutdown", None)
+        self.notify("exit", None)
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
     def kill(self):
         if self.process.poll() is None:
             self.process.kill()
@@ -249,12 +258,7 @@ def run_isolation_session(workdir):
         alive = server.response(server.request("gradlint/stillThere", {}), timeout=10)
         check("isolation: the server still answers",
               alive is not None and alive.get("error", {}).get("code") == -32601, alive)
-        server.request("shutdown", None)
-        server.notify("exit", None)
-        try:
-            code = server.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            code = None
+        code = server.shutdown()
         check("isolation: the server exits 0", code == 0, code)
     finally:
         server.kill()
@@ -643,13 +647,7 @@ def run_cache_session(workdir):
             if version == 3:
                 listing = sorted(os.listdir(cache)) if os.path.isdir(cache) else []
                 published["pch after 3"] = [n for n in listing if n.endswith(".pch")]
-        server.request("shutdown", None)
-        server.notify("exit", None)
-        try:
-            code = server.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            code = None
-        return published, code
+        return published, server.shutdown()
 
     reference_server = Server()
     try:
