@@ -3,9 +3,12 @@
 #include "model/UserCode.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -18,8 +21,9 @@ bool isIdentifierChar(char c) {
          c == '$' || static_cast<unsigned char>(c) >= 0x80;
 }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+/// Clang skips a NUL inside a file as whitespace (with a warning).
 bool isHorizontalSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0';
 }
 
 /// Past the end of a "..." or '...' literal starting at `i`; an unterminated
@@ -37,15 +41,19 @@ size_t skipQuoted(llvm::StringRef text, size_t i, char quote) {
   return text.size();
 }
 
-/// Past the end of a raw string whose `"` is at `i`; npos when this is not
-/// a well-formed raw string opening.
+/// Past the end of a raw string whose `"` is at `i`. An opening that is not
+/// well-formed ends, as Clang salvages it, after the next `"`.
 size_t skipRawString(llvm::StringRef text, size_t i) {
-  size_t open = text.find('(', i + 1);
-  if (open == llvm::StringRef::npos || open - i - 1 > 16)
-    return llvm::StringRef::npos;
+  // Delimiter characters: printable ASCII but for parentheses and backslash.
+  size_t open = i + 1;
+  while (open < text.size() && open - i - 1 < 16 && text[open] > ' ' && text[open] < 0x7f &&
+         text[open] != '(' && text[open] != ')' && text[open] != '\\')
+    ++open;
+  if (open >= text.size() || text[open] != '(') {
+    size_t next = text.find('"', i + 1);
+    return next == llvm::StringRef::npos ? text.size() : next + 1;
+  }
   llvm::StringRef delimiter = text.slice(i + 1, open);
-  if (delimiter.find_first_of(" ()\\\t\n\"") != llvm::StringRef::npos)
-    return llvm::StringRef::npos;
   std::string close = ")" + delimiter.str() + "\"";
   size_t end = text.find(close, open + 1);
   return end == llvm::StringRef::npos ? text.size() : end + close.size();
@@ -53,16 +61,56 @@ size_t skipRawString(llvm::StringRef text, size_t i) {
 
 /// Past the end of a pp-number at `i` ("1e+5", "0x1f", "1'000", "2step").
 size_t skipNumber(llvm::StringRef text, size_t i) {
+  size_t start = i;
+  bool hex = text.substr(i, 2).equals_insensitive("0x");
   for (++i; i < text.size(); ++i) {
     char c = text[i];
-    if ((c == '+' || c == '-') && strchr("eEpP", text[i - 1]))
+    // A sign after an exponent, where every mode of Clang takes it: after e
+    // in a decimal number, after p in a hex float without '_' (C++14 has none).
+    char before = text[i - 1];
+    if ((c == '+' || c == '-') && (((before == 'e' || before == 'E') && !hex) ||
+                                   ((before == 'p' || before == 'P') && hex &&
+                                    text.slice(start, i).find('_') == llvm::StringRef::npos)))
       continue;
-    if (c == '\'' && i + 1 < text.size() && isIdentifierChar(text[i + 1]))
+    // A digit separator, when an ASCII identifier character but '$' follows (as Clang has it).
+    if (c == '\'' && i + 1 < text.size() && isIdentifierChar(text[i + 1]) && text[i + 1] != '$' &&
+        static_cast<unsigned char>(text[i + 1]) < 0x80)
       continue;
-    if (!isIdentifierChar(c) && c != '.')
-      return i;
+    // A non-ASCII byte ends it here: Clang ends a number at invalid UTF-8,
+    // and what follows is then scanned (over-approximating valid UTF-8).
+    if ((!isIdentifierChar(c) && c != '.') || c == '$' || static_cast<unsigned char>(c) >= 0x80)
+      return i; // ('$' starts an identifier after a number, as in Clang)
   }
   return text.size();
+}
+
+/// Sets the bit of every place `identifier` occurs in `word` as a proper substring.
+void notePieces(llvm::StringRef identifier, llvm::StringRef word, uint64_t &pieces) {
+  if (identifier.empty() || identifier.size() >= word.size())
+    return;
+  for (size_t i = 0; i + identifier.size() <= word.size(); ++i)
+    if (word.substr(i, identifier.size()) == identifier)
+      pieces |= uint64_t(1) << (i * 8 + i + identifier.size() - 1);
+}
+
+void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
+  // Clang may end an identifier at a byte this scan takes for part of one
+  // (invalid UTF-8, a character no identifier may hold): the ASCII runs count too.
+  auto nonAscii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  for (size_t start = 0; llvm::any_of(identifier, nonAscii) && start < identifier.size();) {
+    size_t end = start;
+    while (end < identifier.size() && !nonAscii(identifier[end]))
+      ++end;
+    if (end > start)
+      noteIdentifier(identifier.slice(start, end), out);
+    start = end + 1;
+  }
+  if (identifier == "step")
+    out.hasStep = true;
+  else if (identifier == "backward")
+    out.hasBackward = true;
+  notePieces(identifier, "step", out.stepPieces);
+  notePieces(identifier, "backward", out.backwardPieces);
 }
 
 /// Reads the directive whose '#' (or `%:`) ends before `j`; records an
@@ -75,8 +123,10 @@ size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   while (j < text.size() && isIdentifierChar(text[j]))
     ++j;
   llvm::StringRef name = text.slice(nameStart, j);
-  if (name != "include" && name != "include_next" && name != "import")
+  if (name != "include" && name != "include_next" && name != "import") {
+    noteIdentifier(name, out); // `#step` is an (invalid) directive, and a token
     return j;
+  }
   while (j < text.size() && isHorizontalSpace(text[j]))
     ++j;
   if (j < text.size() && (text[j] == '"' || text[j] == '<')) {
@@ -91,39 +141,52 @@ size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   return j;
 }
 
-/// Sets the bit of every place `identifier` occurs in `word` as a proper substring.
-void notePieces(llvm::StringRef identifier, llvm::StringRef word, uint64_t &pieces) {
-  if (identifier.size() >= word.size())
-    return;
-  for (size_t i = 0; i + identifier.size() <= word.size(); ++i)
-    if (word.substr(i, identifier.size()) == identifier)
-      pieces |= uint64_t(1) << (i * 8 + i + identifier.size() - 1);
-}
-
-void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
-  if (identifier == "step")
-    out.hasStep = true;
-  else if (identifier == "backward")
-    out.hasBackward = true;
-  notePieces(identifier, "step", out.stepPieces);
-  notePieces(identifier, "backward", out.backwardPieces);
-}
-
 /// A trigraph is "??" then one of these; it stands for the character below it.
 constexpr llvm::StringLiteral kTrigraphThirds = "=/'()!<>-";
 constexpr llvm::StringLiteral kTrigraphMeanings = "#\\^[]|{}~";
 
+/// A text after translation phases 1 and 2, and where each run of it came
+/// from in the original: raw strings are lexed on the original, since the
+/// phases are reverted inside them.
+struct SplicedText {
+  std::string text; ///< empty when `original` needed no change (then use view())
+  llvm::StringRef original;
+  /// (offset in text, offset in original) where each unchanged run starts.
+  std::vector<std::pair<size_t, size_t>> runs;
+
+  bool unchanged = false;
+  llvm::StringRef view() const { return unchanged ? original : llvm::StringRef(text); }
+
+  size_t toOriginal(size_t offset) const {
+    auto run = std::upper_bound(runs.begin(), runs.end(), std::make_pair(offset, SIZE_MAX)) - 1;
+    return run->second + (offset - run->first);
+  }
+  /// The spliced offset of an original one; inside removed text, the next kept character.
+  size_t toSpliced(size_t offset) const {
+    auto next = std::upper_bound(runs.begin(), runs.end(), offset,
+                                 [](size_t o, const auto &run) { return o < run.second; });
+    auto run = next - 1;
+    size_t spliced = run->first + (offset - run->second);
+    return next == runs.end() ? std::min(spliced, view().size()) : std::min(spliced, next->first);
+  }
+};
+
+/// Clang allows these between a backslash and the line end of a splice.
+bool isSpliceSpace(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+
 /// `text` after translation phases 1 and 2: every line ending a '\n', every
 /// splice (a backslash, optional horizontal space, a line ending) removed;
 /// with `trigraphs`, the nine trigraphs replaced first.
-std::string afterLineSplicing(llvm::StringRef text, bool trigraphs) {
-  std::string out;
-  out.reserve(text.size());
+SplicedText afterLineSplicing(llvm::StringRef text, bool trigraphs) {
+  SplicedText out{"", text, {{0, 0}}};
+  out.text.reserve(text.size());
   size_t n = text.size();
   auto lineEndAt = [&](size_t i) -> size_t { // its length; 0 when none
-    if (i < n && text[i] == '\r')
-      return i + 1 < n && text[i + 1] == '\n' ? 2 : 1;
-    return i < n && text[i] == '\n' ? 1 : 0;
+    if (i >= n || (text[i] != '\r' && text[i] != '\n'))
+      return 0;
+    // "\r\n", and "\n\r" as Clang reads it, are one line ending.
+    return i + 1 < n && (text[i + 1] == '\r' || text[i + 1] == '\n') && text[i + 1] != text[i] ? 2
+                                                                                               : 1;
   };
   for (size_t i = 0; i < n;) {
     char c = text[i];
@@ -133,28 +196,33 @@ std::string afterLineSplicing(llvm::StringRef text, bool trigraphs) {
         c = kTrigraphMeanings[which];
         length = 3;
       }
+    size_t consumed = length;
     if (c == '\\') {
       size_t j = i + length;
-      while (j < n && text[j] != '\r' && isHorizontalSpace(text[j]))
+      while (j < n && isSpliceSpace(text[j]))
         ++j;
       if (size_t ending = lineEndAt(j)) {
         i = j + ending;
+        out.runs.push_back({out.text.size(), i});
         continue;
       }
     }
     if (size_t ending = lineEndAt(i)) {
-      out += '\n';
-      i += ending;
+      out.text += '\n';
+      consumed = ending;
     } else {
-      out += c;
-      i += length;
+      out.text += c;
     }
+    i += consumed;
+    if (consumed != 1)
+      out.runs.push_back({out.text.size(), i});
   }
   return out;
 }
 
 /// scanSource on text that has been through translation phases 1 and 2.
-ScannedFile scanSpliced(llvm::StringRef text) {
+ScannedFile scanSpliced(const SplicedText &spliced) {
+  llvm::StringRef text = spliced.view();
   ScannedFile out;
   size_t i = 0, n = text.size();
   bool lineStart = true;
@@ -189,12 +257,22 @@ ScannedFile scanSpliced(llvm::StringRef text) {
           ++i;
         llvm::StringRef identifier = text.slice(start, i);
         bool literalFollows = i < n && (text[i] == '"' || text[i] == '\'');
+        // "éR"(..." is an identifier and a string to Clang if é may be in an
+        // identifier, else a raw string: which, this scan cannot tell.
+        size_t lastNonAscii = identifier.size();
+        while (lastNonAscii > 0 && static_cast<unsigned char>(identifier[lastNonAscii - 1]) < 0x80)
+          --lastNonAscii;
+        if (literalFollows && lastNonAscii-- > 0 &&
+            llvm::is_contained({"R", "u8R", "uR", "UR", "LR", "u8", "u", "U", "L"},
+                               identifier.drop_front(lastNonAscii + 1)))
+          out.unclear = true;
         if (literalFollows && identifier.ends_with("R") &&
             (identifier == "R" || identifier == "u8R" || identifier == "uR" || identifier == "UR" ||
              identifier == "LR") &&
             text[i] == '"') {
-          size_t end = skipRawString(text, i);
-          i = end == llvm::StringRef::npos ? skipQuoted(text, i, '"') : end;
+          // Lexed on the original text: splices and trigraphs are reverted in raw strings.
+          size_t end = skipRawString(spliced.original, spliced.toOriginal(i));
+          i = std::max(i + 1, spliced.toSpliced(end));
         } else if (literalFollows && (identifier == "u8" || identifier == "u" ||
                                       identifier == "U" || identifier == "L")) {
           i = skipQuoted(text, i, text[i]);
@@ -263,7 +341,7 @@ SearchPath searchPathOf(const std::vector<std::string> &args, const std::string 
 ScannedFile scanSource(llvm::StringRef text) {
   bool mayHaveTrigraphs = text.contains("??");
   if (!mayHaveTrigraphs && text.find_first_of("\\\r") == llvm::StringRef::npos)
-    return scanSpliced(text); // nothing for phases 1 and 2 to change
+    return scanSpliced({"", text, {{0, 0}}, true}); // nothing for phases 1 and 2 to change
   ScannedFile out = scanSpliced(afterLineSplicing(text, /*trigraphs=*/false));
   if (mayHaveTrigraphs) {
     // Trigraphs are on in some language modes (-std=c++14, -trigraphs) and
@@ -272,6 +350,7 @@ ScannedFile scanSource(llvm::StringRef text) {
     out.hasStep = out.hasStep || other.hasStep;
     out.hasBackward = out.hasBackward || other.hasBackward;
     out.computedInclude = out.computedInclude || other.computedInclude;
+    out.unclear = out.unclear || other.unclear;
     out.stepPieces |= other.stepPieces;
     out.backwardPieces |= other.backwardPieces;
     out.includes.insert(out.includes.end(), other.includes.begin(), other.includes.end());
@@ -300,8 +379,10 @@ const ScannedFile *Prefilter::scanHeader(const std::string &path) {
   // A header that is no regular file, or a huge one, counts as "may": the
   // isolated analysis (under its time and memory limits) deals with it.
   std::unique_ptr<llvm::MemoryBuffer> buffer;
+  // Nor is text that is not UTF-8: Clang ends identifiers at invalid bytes.
   if (!readBoundedFile(path, kMaxSourceBytes, "a header", buffer,
-                       /*requiresNullTerminator=*/false))
+                       /*requiresNullTerminator=*/false) &&
+      llvm::json::isUTF8(buffer->getBuffer()))
     scanned = std::make_unique<ScannedFile>(scanSource(buffer->getBuffer()));
   std::lock_guard<std::mutex> lock(mutex_);
   auto &slot = headers_[path];
@@ -358,7 +439,7 @@ bool Prefilter::mayContainTrainingLoop(const std::string &mainFile, llvm::String
     backwardPieces |= scan.backwardPieces;
     hasStep = hasStep || scan.hasStep || pastable("step", stepPieces);
     hasBackward = hasBackward || scan.hasBackward || pastable("backward", backwardPieces);
-    if (scan.computedInclude || (hasStep && hasBackward))
+    if (scan.computedInclude || scan.unclear || (hasStep && hasBackward))
       return true;
     std::string includer = pending[index].first;
     for (const ScannedFile::Include &include : scan.includes) {

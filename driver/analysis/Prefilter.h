@@ -26,6 +26,9 @@ struct ScannedFile {
   bool hasStep = false;
   bool hasBackward = false;
   bool computedInclude = false; ///< `#include MACRO`: cannot be followed
+  /// Text whose tokens depend on what Clang makes of a non-ASCII character
+  /// (an identifier character or not) right before a string prefix.
+  bool unclear = false;
   /// Identifiers that are proper substrings of "step" or "backward", as
   /// which of those substrings (bit i*16+j: "step" or "backward" [i, j)).
   uint64_t stepPieces = 0, backwardPieces = 0;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the model fuzzer with clang++-19 (only it and the libraries it links)
-# and runs it: every file of regressions/ once, then SECONDS of fuzzing from
-# the seed corpus (test cases and examples, copied to a scratch folder).
+# Builds the model fuzzer and the driver's fuzzers with clang++-19 (only they
+# and the libraries they link) and runs them: every file of regressions/
+# through the model fuzzer once, each driver fuzzer for a fixed number of
+# mutations of its seeds, then SECONDS of model fuzzing from the seed corpus
+# (test cases and examples, copied to a scratch folder).
 #
 #   usage: smoke.sh [--regressions-only] [BUILD_DIR [SECONDS]]
 #          BUILD_DIR defaults to <repo>/build-fuzz, SECONDS to 60.
@@ -24,9 +26,11 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
     -DGRADLINT_RUNTIME_CUDA=OFF -DBUILD_TESTING=OFF > "$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
 fi
-cmake --build "$build" --target gradlint_model_fuzzer -j 2
+driver_targets=(prefilter config compile_database jsonrpc fix_applier)
+mapfile -t driver_fuzzers < <(printf 'gradlint_%s_fuzzer\n' "${driver_targets[@]}")
+cmake --build "$build" --target gradlint_model_fuzzer "${driver_fuzzers[@]}" -j 2
 fuzzer="$build/bin/gradlint_model_fuzzer"
-echo "smoke: fuzzer built in $((SECONDS - start)) s"
+echo "smoke: fuzzers built in $((SECONDS - start)) s"
 
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
@@ -42,6 +46,27 @@ if ! "$fuzzer" -rss_limit_mb=4096 -timeout=20 "${regressions[@]}" > "$build/fuzz
 fi
 echo "smoke: ${#regressions[@]} regression inputs ran without a crash"
 ((regressions_only)) && exit 0
+
+# The driver's fuzzers: fast, so a fixed number of mutations each (a fixed
+# seed: repeatable), from their seed corpora (test_cases/fuzz/seeds/<target>,
+# copied: libFuzzer adds what it finds to the folder it is given).
+driver_runs="${GRADLINT_DRIVER_FUZZ_RUNS:-10000}"
+for target in "${driver_targets[@]}"; do
+  seeds="$here/seeds/${target//_/-}"
+  work="$(mktemp -d)"
+  cp "$seeds"/* "$work"/
+  log="$build/fuzz-$target.log"
+  if ! "$build/bin/gradlint_${target}_fuzzer" "$work" -runs="$driver_runs" \
+      -seed="${GRADLINT_FUZZ_SEED:-1}" -timeout=20 -rss_limit_mb=2048 \
+      -artifact_prefix="$build/fuzz-artifacts-$target-" > "$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "smoke: the $target fuzzer failed; its input is in $build/fuzz-artifacts-$target-*"
+    rm -rf "$work"
+    exit 1
+  fi
+  rm -rf "$work"
+  echo "smoke: $target: $(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)"
+done
 
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT

@@ -3,9 +3,7 @@
 // must see too, however the text spells its line endings, splices and
 // digraphs. A miss would skip a file that has a training loop.
 #include "driver/analysis/Prefilter.h"
-
-#include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
+#include "test_cases/support/ClangRawLexer.h"
 
 #include <gtest/gtest.h>
 
@@ -16,46 +14,8 @@
 namespace gradlint {
 namespace {
 
-struct LexedByClang {
-  std::set<std::string> identifiers;
-  std::set<std::string> quotedIncludes;
-};
-
-/// Identifiers (spelled after splicing) and `#include "x"` names, as Clang's
-/// raw lexer reads `text` (C++17, no trigraphs).
-LexedByClang lexWithClang(const std::string &text) {
-  clang::SourceManagerForFile file("input.cpp", text);
-  clang::SourceManager &sources = file.get();
-  clang::LangOptions options;
-  options.CPlusPlus = options.CPlusPlus11 = options.CPlusPlus14 = options.CPlusPlus17 = true;
-  options.Digraphs = true;
-  clang::Lexer lexer(sources.getMainFileID(), sources.getBufferOrFake(sources.getMainFileID()),
-                     sources, options);
-  LexedByClang out;
-  clang::Token token, previous, beforePrevious;
-  bool directiveStart = false, includeDirective = false;
-  while (!lexer.LexFromRawLexer(token)) {
-    std::string spelling = clang::Lexer::getSpelling(token, sources, options);
-    if (token.is(clang::tok::raw_identifier))
-      out.identifiers.insert(spelling);
-    if (token.isAtStartOfLine())
-      directiveStart = includeDirective = false;
-    if (token.is(clang::tok::hash) && token.isAtStartOfLine()) {
-      directiveStart = true;
-    } else if (directiveStart && token.is(clang::tok::raw_identifier) && spelling == "include") {
-      includeDirective = true;
-      directiveStart = false;
-    } else if (includeDirective && token.is(clang::tok::string_literal)) {
-      out.quotedIncludes.insert(spelling.substr(1, spelling.size() - 2));
-      includeDirective = false;
-    } else {
-      directiveStart = includeDirective = false;
-    }
-  }
-  if (token.is(clang::tok::raw_identifier))
-    out.identifiers.insert(clang::Lexer::getSpelling(token, sources, options));
-  return out;
-}
+using testing::LexedByClang;
+using testing::lexWithClang;
 
 std::set<std::string> quotedIncludesOf(const ScannedFile &scan) {
   std::set<std::string> names;
@@ -165,5 +125,29 @@ TEST(Prefilter, PastablePieces) {
   EXPECT_FALSE(pastable("step", scanSource("int st, e;").stepPieces));
 }
 
+} // namespace
+} // namespace gradlint
+
+namespace gradlint {
+namespace {
+TEST(Prefilter, FuzzFoundSpellings) {
+  // What the prefilter fuzzer found, each once missed.
+  EXPECT_TRUE(scanSource("2\xffstep").hasStep);       // a number ends at invalid UTF-8
+  EXPECT_TRUE(scanSource("opt.step\xff();").hasStep); // so does an identifier
+  EXPECT_TRUE(scanSource("R\"\\\r(\"step").hasStep);  // splices are reverted in raw strings
+  EXPECT_TRUE(scanSource("R\"\r\"step").hasStep);     // a bad raw string ends at the next quote
+  EXPECT_TRUE(scanSource("%:step").hasStep);          // a directive's name is a token
+  static const char nuls[] = "\0\0#include \"h.h\"\n";
+  EXPECT_EQ(scanSource(llvm::StringRef(nuls, sizeof nuls - 1)).includes.size(), 1u); // NULs: spaces
+  EXPECT_FALSE(scanSource("#\n").hasStep);                // an empty directive name
+  EXPECT_TRUE(scanSource("7'\x91 R\"\nstep").hasStep);    // ' then non-ASCII: a char literal
+  EXPECT_TRUE(scanSource("\xc2\x85R\"\r\"step").unclear); // identifier or raw string?
+  EXPECT_TRUE(scanSource("st\\\n\rep").hasStep);          // \n\r is one line ending
+  EXPECT_TRUE(scanSource("5$.step").hasStep);             // '$' ends a number
+  EXPECT_TRUE(scanSource("3'$'step").hasStep);            // and is no digit separator's
+  EXPECT_TRUE(scanSource("0p+step").hasStep);             // p+ only in a hex float
+  EXPECT_TRUE(scanSource("0x1e+step").hasStep);           // e+ not in a hex number (MS mode)
+  EXPECT_FALSE(scanSource("1e+step").hasStep);            // but in a decimal one
+}
 } // namespace
 } // namespace gradlint

@@ -1,0 +1,62 @@
+#include "test_cases/support/ClangRawLexer.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace gradlint::testing {
+
+LexedByClang lexWithClang(const std::string &text) {
+  // A UTF-16 or UTF-32 byte order mark: Clang refuses the file; nothing to see.
+  if (clang::SrcMgr::ContentCache::getInvalidBOM(text))
+    return {};
+  clang::SourceManagerForFile file("input.cpp", text);
+  clang::SourceManager &sources = file.get();
+  clang::LangOptions options;
+  options.CPlusPlus = options.CPlusPlus11 = options.CPlusPlus14 = options.CPlusPlus17 = true;
+  options.Digraphs = true;
+  clang::Lexer lexer(sources.getMainFileID(), sources.getBufferOrFake(sources.getMainFileID()),
+                     sources, options);
+  LexedByClang out;
+  clang::Token token;
+  // Where the line is: after '#', right after an include directive's name,
+  // inside an angled header name (`<step>` is no identifier to the preprocessor).
+  bool directiveStart = false, headerNameNext = false, inAngledName = false, restOfLine = false;
+  while (!lexer.LexFromRawLexer(token)) {
+    std::string spelling = clang::Lexer::getSpelling(token, sources, options);
+    if (token.isAtStartOfLine())
+      directiveStart = headerNameNext = inAngledName = restOfLine = false;
+    if (restOfLine)
+      continue;
+    bool isIdentifier = token.is(clang::tok::raw_identifier);
+    if (inAngledName) {
+      inAngledName = !token.is(clang::tok::greater);
+      continue;
+    }
+    if (headerNameNext) {
+      headerNameNext = false;
+      if (token.is(clang::tok::less)) {
+        inAngledName = true;
+        continue;
+      }
+      // A header name has no escapes ("a\"b" is the name a\ then b"), and
+      // "x"h lexes as one literal with a suffix: up to the closing quote.
+      if (token.is(clang::tok::string_literal)) {
+        if (spelling.find('\\') == std::string::npos)
+          out.quotedIncludes.insert(spelling.substr(1, spelling.rfind('"') - 1));
+        else
+          restOfLine = true; // the raw lexer's tokens are not the preprocessor's here
+        continue;
+      }
+    }
+    if (isIdentifier)
+      out.identifiers.insert(spelling);
+    headerNameNext = directiveStart && isIdentifier &&
+                     (spelling == "include" || spelling == "import" || spelling == "include_next");
+    directiveStart = token.is(clang::tok::hash) && token.isAtStartOfLine();
+  }
+  if (token.is(clang::tok::raw_identifier))
+    out.identifiers.insert(clang::Lexer::getSpelling(token, sources, options));
+  return out;
+}
+
+} // namespace gradlint::testing
