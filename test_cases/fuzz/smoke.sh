@@ -47,6 +47,7 @@ fi
 echo "smoke: ${#regressions[@]} regression inputs ran without a crash"
 ((regressions_only)) && exit 0
 
+mapfile -t seeds_sample < <(ls "$repo"/test_cases/accum-*/positive_*.cpp | sort)
 # The driver's fuzzers: fast, so a fixed number of mutations each (a fixed
 # seed: repeatable), from their seed corpora (test_cases/fuzz/seeds/<target>,
 # copied: libFuzzer adds what it finds to the folder it is given).
@@ -55,6 +56,8 @@ for target in "${driver_targets[@]}"; do
   seeds="$here/seeds/${target//_/-}"
   work="$(mktemp -d)"
   cp "$seeds"/* "$work"/
+  # The prefilter also starts from real loops: a few of the test cases.
+  [[ "$target" == prefilter ]] && cp "${seeds_sample[@]:0:8}" "$work"/
   log="$build/fuzz-$target.log"
   if ! "$build/bin/gradlint_${target}_fuzzer" "$work" -runs="$driver_runs" \
       -seed="${GRADLINT_FUZZ_SEED:-1}" -timeout=20 -rss_limit_mb=2048 \
