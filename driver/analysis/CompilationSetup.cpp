@@ -197,6 +197,9 @@ std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
       } catch (const nlohmann::json::parse_error &error) {
         return "cannot load compile_commands.json: it is not valid JSON (at byte " +
                std::to_string(error.byte) + ")";
+      } catch (const nlohmann::json::exception &) {
+        // A number no double holds (555e555) is out_of_range, not a parse error.
+        return "cannot load compile_commands.json: it is not valid JSON (a number out of range)";
       }
       std::string error;
       std::unique_ptr<clang::tooling::JSONCompilationDatabase> json =

@@ -202,6 +202,9 @@ def test_compilation_databases(tmp, good):
         "missing command": [{"directory": tmp, "file": target}],
         "missing file": [{"directory": tmp, "command": "c++ -c x.cpp"}],
         "binary": bytes(range(256)),
+        # nlohmann throws out_of_range, not parse_error, here: it ended the process.
+        "a number out of range": '[{"directory": "/tmp", "command": "c++ -c x.cpp", '
+                                 '"file": "x.cpp", "weight": 555e555}]',
     }
     for name, content in unloadable.items():
         directory = write_database(tmp, name.replace(" ", "_").replace('"', ""), content)
@@ -344,6 +347,9 @@ def test_crash_and_timeout(tmp, good):
           re.search(r"^ *#\d+ 0x[0-9a-f]+ ", open(log.group(1)).read(), re.M) is not None,
           error_lines(crash_result))
     if log:
+        mode = os.stat(log.group(1)).st_mode & 0o777
+        check("crash: the log is readable by its owner only (it quotes the user's code)",
+              mode == 0o600, oct(mode))
         os.remove(log.group(1))
     started = time.time()
     expect_one_error("time-out in one TU", ["--timeout=2", hanging, good], hanging, good, env=env,

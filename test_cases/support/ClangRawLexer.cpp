@@ -21,7 +21,11 @@ LexedByClang lexWithClang(const std::string &text) {
   // Where the line is: after '#', right after an include directive's name,
   // inside an angled header name (`<step>` is no identifier to the preprocessor).
   bool directiveStart = false, headerNameNext = false, inAngledName = false, restOfLine = false;
-  while (!lexer.LexFromRawLexer(token)) {
+  // LexFromRawLexer returns true with the last token: that one counts too.
+  for (bool last = false; !last;) {
+    last = lexer.LexFromRawLexer(token);
+    if (token.is(clang::tok::eof))
+      break;
     std::string spelling = clang::Lexer::getSpelling(token, sources, options);
     if (token.isAtStartOfLine())
       directiveStart = headerNameNext = inAngledName = restOfLine = false;
@@ -54,8 +58,6 @@ LexedByClang lexWithClang(const std::string &text) {
                      (spelling == "include" || spelling == "import" || spelling == "include_next");
     directiveStart = token.is(clang::tok::hash) && token.isAtStartOfLine();
   }
-  if (token.is(clang::tok::raw_identifier))
-    out.identifiers.insert(clang::Lexer::getSpelling(token, sources, options));
   return out;
 }
 
