@@ -131,14 +131,42 @@ bool takeCacheOption(const std::string &arg, int &i, int argc, const char *const
 
 } // namespace
 
+const char *languageServerUsageText() {
+  return R"(usage: gradlint lsp [--cache-dir=<dir>] [--no-cache] [--cache-max-size=<size>]
+
+A language server (LSP 3.17 over stdin and stdout) that shows gradlint's
+findings on the unsaved text as you type, with quick fixes. Start it from your
+editor's LSP client; it runs beside clangd.
+
+Command line (the editor's settings override these):
+  --cache-dir=<dir>        where precompiled preambles are kept
+  --no-cache               no precompiled preambles
+  --cache-max-size=<size>  bytes, or 500M, 8G; 0: no limit
+  -h, --help               this text
+
+Settings (the client's initializationOptions):
+  debounceMs          ms to wait after the last change (default 200)
+  compileCommandsDir  the folder of compile_commands.json (like -p)
+  configFile          a .gradlint.yaml for every file (like --config-file)
+  checks              check globs, after the file's configuration
+  cacheDir, noCache, cacheMaxSize   as on the command line
+  isolation           false: analyse in the server's process (default true)
+  timeout             seconds per analysis, 0 for none (default 600)
+  memoryLimit         MiB per analysis, 0 for none (default 4096)
+)";
+}
+
 std::optional<std::string> parseLanguageServerOptions(int argc, const char *const *argv,
                                                       Options &options) {
   std::optional<std::string> error;
   for (int i = 1; i < argc && !error; ++i) {
     std::string arg = argv[i];
-    if (!takeCacheOption(arg, i, argc, argv, options, error))
-      error = "'gradlint lsp' takes only --cache-dir, --no-cache and --cache-max-size; set '" +
-              arg + "' in initializationOptions";
+    if (arg == "-h" || arg == "--help")
+      options.help = true;
+    else if (!takeCacheOption(arg, i, argc, argv, options, error))
+      error =
+          "'gradlint lsp' takes only --cache-dir, --no-cache, --cache-max-size and --help; set '" +
+          arg + "' in initializationOptions";
   }
   return error;
 }

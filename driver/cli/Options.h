@@ -58,5 +58,7 @@ std::optional<std::string> parseLanguageServerOptions(int argc, const char *cons
                                                       Options &options);
 
 const char *usageText();
+/// `gradlint lsp --help`.
+const char *languageServerUsageText();
 
 } // namespace gradlint

@@ -127,6 +127,10 @@ int main(int argc, char **argv) {
     Options serverOptions;
     if (auto error = parseLanguageServerOptions(argc - 1, argv + 1, serverOptions))
       return usageError(*error);
+    if (serverOptions.help) {
+      std::cout << languageServerUsageText();
+      return 0;
+    }
     return runLanguageServer(std::cin, std::cout, std::cerr, setupOptionsOf(serverOptions));
   }
 

@@ -718,6 +718,13 @@ def run_cache_options(workdir):
         server.process.wait(timeout=10)
     finally:
         server.kill()
+    for flag in ("--help", "-h"):
+        result = subprocess.run([GRADLINT, "lsp", flag], capture_output=True, text=True,
+                                stdin=subprocess.DEVNULL, timeout=10)
+        check(f"gradlint lsp {flag}: usage on stdout, exit 0",
+              result.returncode == 0 and result.stdout.startswith("usage: gradlint lsp") and
+              "initializationOptions" in result.stdout and "memoryLimit" in result.stdout,
+              (result.returncode, result.stdout[:200], result.stderr))
     for bad in (["--cache-max-size=12Q"], ["--checks=-*"], ["--cache-dir"]):
         result = subprocess.run([GRADLINT, "lsp", *bad], capture_output=True, text=True,
                                 stdin=subprocess.DEVNULL, timeout=10)
