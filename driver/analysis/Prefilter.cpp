@@ -123,6 +123,8 @@ size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   while (j < text.size() && isIdentifierChar(text[j]))
     ++j;
   llvm::StringRef name = text.slice(nameStart, j);
+  if (j < text.size() && (text[j] == '"' || text[j] == '\''))
+    return nameStart; // `#R"(...)"`: a string prefix, not a name; read as tokens
   if (name != "include" && name != "include_next" && name != "import") {
     noteIdentifier(name, out); // `#step` is an (invalid) directive, and a token
     return j;
