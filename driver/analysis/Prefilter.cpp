@@ -113,6 +113,10 @@ void noteIdentifier(llvm::StringRef identifier, ScannedFile &out) {
   notePieces(identifier, "backward", out.backwardPieces);
 }
 
+bool isStringPrefix(llvm::StringRef identifier) {
+  return llvm::is_contained({"R", "u8R", "uR", "UR", "LR", "u8", "u", "U", "L"}, identifier);
+}
+
 /// Reads the directive whose '#' (or `%:`) ends before `j`; records an
 /// #include. Returns where tokenizing goes on (the rest of a #define is
 /// ordinary tokens).
@@ -123,7 +127,7 @@ size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   while (j < text.size() && isIdentifierChar(text[j]))
     ++j;
   llvm::StringRef name = text.slice(nameStart, j);
-  if (j < text.size() && (text[j] == '"' || text[j] == '\''))
+  if (j < text.size() && (text[j] == '"' || text[j] == '\'') && isStringPrefix(name))
     return nameStart; // `#R"(...)"`: a string prefix, not a name; read as tokens
   if (name != "include" && name != "include_next" && name != "import") {
     noteIdentifier(name, out); // `#step` is an (invalid) directive, and a token
@@ -265,8 +269,7 @@ ScannedFile scanSpliced(const SplicedText &spliced) {
         while (lastNonAscii > 0 && static_cast<unsigned char>(identifier[lastNonAscii - 1]) < 0x80)
           --lastNonAscii;
         if (literalFollows && lastNonAscii-- > 0 &&
-            llvm::is_contained({"R", "u8R", "uR", "UR", "LR", "u8", "u", "U", "L"},
-                               identifier.drop_front(lastNonAscii + 1)))
+            isStringPrefix(identifier.drop_front(lastNonAscii + 1)))
           out.unclear = true;
         if (literalFollows && identifier.ends_with("R") &&
             (identifier == "R" || identifier == "u8R" || identifier == "uR" || identifier == "UR" ||

@@ -64,6 +64,8 @@ void fuzzPrefilter(const std::string &text) {
   if (scan.unclear)
     return; // such a file is always kept
   testing::LexedByClang clang = testing::lexWithClang(text);
+  if (!clang.reliable)
+    return;
   require(!clang.identifiers.count("step") || scan.hasStep, "missed `step`");
   require(!clang.identifiers.count("backward") || scan.hasBackward, "missed `backward`");
   // Both names found: the file is kept whatever it includes, so the scan stops.

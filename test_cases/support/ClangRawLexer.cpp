@@ -20,7 +20,7 @@ LexedByClang lexWithClang(const std::string &text) {
   clang::Token token;
   // Where the line is: after '#', right after an include directive's name,
   // inside an angled header name (`<step>` is no identifier to the preprocessor).
-  bool directiveStart = false, headerNameNext = false, inAngledName = false, restOfLine = false;
+  bool directiveStart = false, headerNameNext = false, inAngledName = false;
   // LexFromRawLexer returns true with the last token: that one counts too.
   for (bool last = false; !last;) {
     last = lexer.LexFromRawLexer(token);
@@ -28,9 +28,7 @@ LexedByClang lexWithClang(const std::string &text) {
       break;
     std::string spelling = clang::Lexer::getSpelling(token, sources, options);
     if (token.isAtStartOfLine())
-      directiveStart = headerNameNext = inAngledName = restOfLine = false;
-    if (restOfLine)
-      continue;
+      directiveStart = headerNameNext = inAngledName = false;
     bool isIdentifier = token.is(clang::tok::raw_identifier);
     if (inAngledName) {
       inAngledName = !token.is(clang::tok::greater);
@@ -45,10 +43,13 @@ LexedByClang lexWithClang(const std::string &text) {
       // A header name has no escapes ("a\"b" is the name a\ then b"), and
       // "x"h lexes as one literal with a suffix: up to the closing quote.
       if (token.is(clang::tok::string_literal)) {
-        if (spelling.find('\\') == std::string::npos)
-          out.quotedIncludes.insert(spelling.substr(1, spelling.rfind('"') - 1));
-        else
-          restOfLine = true; // the raw lexer's tokens are not the preprocessor's here
+        if (spelling.find('\\') != std::string::npos) {
+          // The preprocessor's header name ends at the first quote, and the
+          // tokens after it differ from this raw lexer's from here on.
+          out.reliable = false;
+          return out;
+        }
+        out.quotedIncludes.insert(spelling.substr(1, spelling.rfind('"') - 1));
         continue;
       }
     }

@@ -11,6 +11,9 @@ namespace gradlint::testing {
 struct LexedByClang {
   std::set<std::string> identifiers;
   std::set<std::string> quotedIncludes;
+  /// False when the raw lexer's tokens stop being the preprocessor's (a
+  /// quoted header name with a backslash): nothing after it was seen.
+  bool reliable = true;
 };
 
 /// Identifiers (spelled after splicing) and `#include "x"` names, as Clang's

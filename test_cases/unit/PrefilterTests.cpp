@@ -145,10 +145,11 @@ TEST(Prefilter, FuzzFoundSpellings) {
   EXPECT_TRUE(scanSource("st\\\n\rep").hasStep);          // \n\r is one line ending
   EXPECT_TRUE(scanSource("5$.step").hasStep);             // '$' ends a number
   EXPECT_TRUE(scanSource("%:R\"\n\"step").hasStep);       // #R" starts a raw string
-  EXPECT_TRUE(scanSource("3'$'step").hasStep);            // and is no digit separator's
-  EXPECT_TRUE(scanSource("0p+step").hasStep);             // p+ only in a hex float
-  EXPECT_TRUE(scanSource("0x1e+step").hasStep);           // e+ not in a hex number (MS mode)
-  EXPECT_FALSE(scanSource("1e+step").hasStep);            // but in a decimal one
+  EXPECT_EQ(scanSource("#include\"a.h\"\n%:import\"\"").includes.size(), 2u); // #include"x"
+  EXPECT_TRUE(scanSource("3'$'step").hasStep);  // and is no digit separator's
+  EXPECT_TRUE(scanSource("0p+step").hasStep);   // p+ only in a hex float
+  EXPECT_TRUE(scanSource("0x1e+step").hasStep); // e+ not in a hex number (MS mode)
+  EXPECT_FALSE(scanSource("1e+step").hasStep);  // but in a decimal one
 }
 } // namespace
 } // namespace gradlint
