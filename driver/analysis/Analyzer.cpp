@@ -370,10 +370,11 @@ void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::str
 }
 
 /// analyseFile's work; `unsavedContents` (an editor's buffer) replaces the
-/// file's contents on disk when given.
+/// file's contents on disk when given. `usedCommand`, when given, gets the
+/// file's compile command once it is known.
 FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
                      CompilationSetup &setup, const FileConfig &config,
-                     const AnalysisRequest &request);
+                     const AnalysisRequest &request, FileCommand *usedCommand = nullptr);
 
 /// `contents` with the edits of `fixes` (each edit in this file), or nothing
 /// when an edit is elsewhere or two overlap.
@@ -495,7 +496,7 @@ void prepareFindingCode(FileAnalysis &result, const std::string &contents,
 
 FileAnalysis analyse(const std::string &displayName, const std::string *unsavedContents,
                      CompilationSetup &setup, const FileConfig &config,
-                     const AnalysisRequest &request) {
+                     const AnalysisRequest &request, FileCommand *usedCommand) {
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
     result.errors.push_back({displayName, message});
@@ -523,6 +524,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     real = absolute;
 
   FileCommand command = setup.commandFor(std::string(absolute));
+  if (usedCommand)
+    *usedCommand = command;
   result.usedApiModel = command.usesApiModel;
   // Files on disk only: an editor's buffer always gets a full parse.
   if (!unsavedContents &&
@@ -615,9 +618,7 @@ namespace {
 
 /// The analysis's errors and notes without the text of the file's response
 /// files (an unknown argument, a missing input, a bad -D quote them).
-FileAnalysis withoutResponseFileText(FileAnalysis analysis, const std::string &displayName,
-                                     CompilationSetup &setup) {
-  FileCommand command = setup.commandFor(CompilationSetup::absolutePath(displayName));
+FileAnalysis withoutResponseFileText(FileAnalysis analysis, const FileCommand &command) {
   if (command.responseFiles.empty())
     return analysis;
   for (std::vector<FileError> *messages : {&analysis.errors, &analysis.notes})
@@ -630,13 +631,16 @@ FileAnalysis withoutResponseFileText(FileAnalysis analysis, const std::string &d
 
 FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup,
                          const FileConfig &config, const AnalysisRequest &request) {
-  return withoutResponseFileText(analyse(displayName, nullptr, setup, config, request), displayName,
-                                 setup);
+  FileCommand command;
+  FileAnalysis analysis = analyse(displayName, nullptr, setup, config, request, &command);
+  return withoutResponseFileText(std::move(analysis), command);
 }
 
 FileAnalysis analyseUnsavedFile(const std::string &path, const std::string &contents,
                                 CompilationSetup &setup, const FileConfig &config) {
-  return withoutResponseFileText(analyse(path, &contents, setup, config, {}), path, setup);
+  FileCommand command;
+  FileAnalysis analysis = analyse(path, &contents, setup, config, {}, &command);
+  return withoutResponseFileText(std::move(analysis), command);
 }
 
 FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache, unsigned evictedEntriesBefore,

@@ -51,34 +51,36 @@ std::string oneLine(std::string error) {
 /// The files Clang reads as a compilation database in a directory.
 const char *const kDatabaseNames[] = {"compile_commands.json", "compile_flags.txt"};
 
-/// The database Clang's autoDetectFromDirectory finds from `dir` (the
-/// nearest one upwards), loaded as it loads it, except that response files
-/// stay unexpanded (commandFor expands them).
-std::unique_ptr<clang::tooling::CompilationDatabase> loadNearestDatabase(const std::string &dir,
-                                                                         std::string &error) {
+/// The compilation database Clang's autoDetectFromDirectory would read for
+/// `dir`: the nearest one upwards; empty when there is none.
+std::string nearestDatabase(const std::string &dir) {
   for (std::string current = dir; !current.empty();) {
     for (const char *name : kDatabaseNames) {
       llvm::SmallString<256> candidate(current);
       llvm::sys::path::append(candidate, name);
-      if (!llvm::sys::fs::exists(candidate))
-        continue;
-      std::unique_ptr<clang::tooling::CompilationDatabase> database;
-      if (llvm::StringRef(name) == "compile_commands.json")
-        database =
-            clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
-                clang::tooling::JSONCompilationDatabase::loadFromFile(
-                    candidate, error, clang::tooling::JSONCommandLineSyntax::AutoDetect)));
-      else
-        database =
-            clang::tooling::FixedCompilationDatabase::loadFromFile(std::string(candidate), error);
-      return database ? clang::tooling::inferMissingCompileCommands(std::move(database)) : nullptr;
+      if (llvm::sys::fs::exists(candidate))
+        return std::string(candidate);
     }
     std::string parent(llvm::sys::path::parent_path(current));
     if (parent == current)
       break;
     current = parent;
   }
-  return nullptr;
+  return "";
+}
+
+/// The database at `path` (nearestDatabase's), loaded as Clang loads it,
+/// except that response files stay unexpanded (commandFor expands them).
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::string &path,
+                                                                  std::string &error) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> database;
+  if (llvm::sys::path::filename(path) == "compile_commands.json")
+    database = clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
+        clang::tooling::JSONCompilationDatabase::loadFromFile(
+            path, error, clang::tooling::JSONCommandLineSyntax::AutoDetect)));
+  else
+    database = clang::tooling::FixedCompilationDatabase::loadFromFile(path, error);
+  return database ? clang::tooling::inferMissingCompileCommands(std::move(database)) : nullptr;
 }
 
 /// Most arguments and nesting levels a compile command's response files may
@@ -243,8 +245,9 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
       std::string error;
       std::unique_ptr<clang::tooling::CompilationDatabase> db;
       // Clang would open a FIFO or read /dev/zero there; databaseProblem reports it.
-      if (!databaseProblemLocked(dir))
-        db = loadNearestDatabase(dir, error);
+      std::string path = nearestDatabase(dir);
+      if (!path.empty() && !databaseProblemLocked(dir))
+        db = loadDatabase(path, error);
       found = detected_
                   .emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db)))
                   .first;
@@ -269,25 +272,10 @@ CompilationSetup::databaseProblemLocked(const std::string &dir) {
   if (known != databaseProblems_.end())
     return known->second;
   std::optional<std::pair<std::string, std::string>> problem;
-  // As Clang's autoDetectFromDirectory searches: upwards, the nearest database wins.
-  bool found = false;
-  for (std::string current = dir; !current.empty() && !found && !problem;) {
-    for (const char *name : kDatabaseNames) {
-      llvm::SmallString<256> candidate(current);
-      llvm::sys::path::append(candidate, name);
-      if (!llvm::sys::fs::exists(candidate))
-        continue;
-      if (auto failure =
-              checkBoundedFile(std::string(candidate), kMaxDatabaseBytes, "a compilation database"))
-        problem = {std::string(candidate), failure->problem + "; not read"};
-      found = true;
-      break;
-    }
-    std::string parent(llvm::sys::path::parent_path(current));
-    if (parent == current)
-      break;
-    current = parent;
-  }
+  std::string path = nearestDatabase(dir);
+  if (!path.empty())
+    if (auto failure = checkBoundedFile(path, kMaxDatabaseBytes, "a compilation database"))
+      problem = {path, failure->problem + "; not read"};
   databaseProblems_[dir] = problem;
   return problem;
 }
