@@ -4,6 +4,7 @@
 #include "confirm/interpreter/Translate.h"
 #include "driver/analysis/ApiModelFileSystem.h"
 #include "driver/analysis/BoundedFile.h"
+#include "driver/analysis/LibraryInstantiations.h"
 #include "driver/analysis/ParseErrors.h"
 #include "driver/analysis/Prefilter.h"
 #include "driver/cache/PreambleCache.h"
@@ -118,7 +119,14 @@ bool torchDeclaredByApiModel(clang::ASTContext &context) {
 
 class AnalysisConsumer : public clang::ASTConsumer {
 public:
-  explicit AnalysisConsumer(const TranslationUnitJob &job) : job_(job) {}
+  AnalysisConsumer(const TranslationUnitJob &job, clang::CompilerInstance &compiler)
+      : job_(job), compiler_(compiler) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef) override {
+    if (compiler_.hasSema())
+      dropLibraryVTableUses(compiler_.getSema());
+    return true;
+  }
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
     // The API model was on the include path; say so only if the file used it.
@@ -276,6 +284,7 @@ private:
   }
 
   const TranslationUnitJob &job_;
+  clang::CompilerInstance &compiler_;
   mutable std::map<clang::FileID, std::optional<uint64_t>> hashes_;
 };
 
@@ -289,9 +298,9 @@ public:
     return true;
   }
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
                                                         llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(job_);
+    return std::make_unique<AnalysisConsumer>(job_, compiler);
   }
 
 private:

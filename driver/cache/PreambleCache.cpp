@@ -319,6 +319,14 @@ class QuietConsumer : public clang::DiagnosticConsumer {};
 /// builds the PCH itself (a LibTorch preamble builds in about 20 s).
 constexpr int kKeyLockWaitSeconds = 180;
 
+/// Whether `fd` is still the file at `path`: eviction deletes a lock file
+/// while holding it, and a lock on the deleted file no longer excludes anyone.
+bool stillNamedBy(int fd, const char *path) {
+  struct stat opened, named;
+  return ::fstat(fd, &opened) == 0 && ::stat(path, &named) == 0 && opened.st_ino == named.st_ino &&
+         opened.st_dev == named.st_dev;
+}
+
 /// An exclusive flock on "<key>.lock" in the cache directory: of the
 /// processes sharing the cache, one builds a key at a time and the others
 /// then find its PCH. Best effort: a lock file that cannot be opened, or a
@@ -327,19 +335,23 @@ constexpr int kKeyLockWaitSeconds = 180;
 class KeyFileLock {
 public:
   explicit KeyFileLock(const std::string &path) {
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
-    struct stat status;
-    if (fd_ >= 0 && (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode)))
-      release();
-    for (int waited = 0; fd_ >= 0; waited += 50) {
-      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0)
-        return;
-      if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= kKeyLockWaitSeconds * 1000) {
-        release();
-        return;
+    for (int waited = 0; waited <= kKeyLockWaitSeconds * 1000; waited += 50) {
+      fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+      struct stat status;
+      if (fd_ < 0 || ::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode))
+        break;
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        if (stillNamedBy(fd_, path.c_str()))
+          return;
+        // Evicted while we waited: lock the file that replaces it.
+      } else if (errno != EWOULDBLOCK && errno != EINTR) {
+        break;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      release();
     }
+    release();
   }
   ~KeyFileLock() { release(); }
   KeyFileLock(const KeyFileLock &) = delete;
@@ -755,14 +767,27 @@ void PreambleCache::evictOverLimit() {
     if (::fstatat(dirFd, (key + ".pch").c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
         newer(status.st_mtim, entry->lastUse))
       continue;
+    // A key another process is building (it holds the lock) stays; a lock
+    // taken here keeps new builders out until the entry is gone.
+    int lockFd =
+        ::openat(dirFd, (key + ".lock").c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (lockFd >= 0 && ::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(lockFd);
+      continue;
+    }
     // The PCH first: a reader that finds it gone rebuilds the whole entry.
-    std::sort(entry->files.begin(), entry->files.end(), [](const auto &a, const auto &b) {
-      return llvm::StringRef(a.first).ends_with(".pch") >
-             llvm::StringRef(b.first).ends_with(".pch");
-    });
+    // The lock file last, still held: its waiters see it gone and retry.
+    auto rank = [](const std::string &name) {
+      llvm::StringRef file(name);
+      return file.ends_with(".pch") ? 0 : file.ends_with(".lock") ? 2 : 1;
+    };
+    std::sort(entry->files.begin(), entry->files.end(),
+              [&](const auto &a, const auto &b) { return rank(a.first) < rank(b.first); });
     bool removed = false;
     for (const auto &[file, size] : entry->files)
       removed = deleteFile(file, size) || removed;
+    if (lockFd >= 0)
+      ::close(lockFd);
     if (removed)
       ++evictedEntries;
   }

@@ -8,6 +8,7 @@ refreshing recency, foreign files never touched, 0 for no limit.
 
 usage: cache_tests.py <gradlint> <source dir> [pch|prefilter|faults|limits ...]
 """
+import fcntl
 import glob
 import json
 import os
@@ -553,6 +554,36 @@ def test_limit_below_one_entry():
         check("concurrent evicting processes: no temporary files left", not leftovers, leftovers)
 
 
+def test_held_lock_keeps_its_entry():
+    """An entry whose lock another process holds (it is building that key) is
+    not evicted, lock file included; once released, it can be."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        keys = build_variants(cache, main, range(2))
+        for index, key in enumerate(keys):
+            age_entry(cache, key, 1000 - 100 * index)  # keys[0] is the oldest
+        lock_path = os.path.join(cache, keys[0] + ".lock")
+        check("held lock: the build left a lock file", os.path.isfile(lock_path),
+              os.listdir(cache))
+        size = max(cache_entries(cache).values())
+        with open(lock_path, "r+") as holder:
+            fcntl.flock(holder, fcntl.LOCK_EX)
+            inode = os.fstat(holder.fileno()).st_ino
+            limited = variant_run(cache, main, 2, f"--cache-max-size={int(size * 1.5)}")
+            left = cache_entries(cache)
+            check("held lock: its entry stays", keys[0] in left, (left, keys))
+            check("held lock: its lock file stays, the same file",
+                  os.path.exists(lock_path) and os.stat(lock_path).st_ino == inode,
+                  os.listdir(cache))
+            check("held lock: an unlocked older entry goes instead", keys[1] not in left,
+                  (left, keys, limited.stderr))
+        again = variant_run(cache, main, 3, f"--cache-max-size={int(size * 1.5)}")
+        left = cache_entries(cache)
+        check("released lock: the entry is evicted, lock file too",
+              keys[0] not in left and not os.path.exists(lock_path),
+              (left, os.listdir(cache), again.stderr))
+
+
 def test_cache_max_size_option():
     example = os.path.join(SOURCE, "examples", "trainer_class_buggy.cpp")
     for bad in ("12Q", "", "G", "-1", "1.5G", "99999999999999999999", "17179869184G"):
@@ -576,7 +607,8 @@ GROUPS = {
                test_same_size_same_mtime_header_change),
     # --cache-max-size: eviction order, recency, limits below one entry.
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
-               test_limit_below_one_entry, test_cache_max_size_option),
+               test_limit_below_one_entry, test_held_lock_keeps_its_entry,
+               test_cache_max_size_option),
 }
 
 
