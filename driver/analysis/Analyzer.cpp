@@ -88,8 +88,9 @@ bool usesLibraryNamespace(clang::ASTContext &context, const std::vector<clang::D
     bool VisitUsingDirectiveDecl(clang::UsingDirectiveDecl *directive) {
       const clang::NamespaceDecl *ns = directive->getNominatedNamespace();
       if (ns && !isUserCode(sm, ns->getLocation())) {
-        llvm::StringRef outermost =
-            llvm::StringRef(ns->getQualifiedNameAsString()).split("::").first;
+        // The name outlives the StringRef into it (ASan: stack-use-after-scope).
+        std::string qualified = ns->getQualifiedNameAsString();
+        llvm::StringRef outermost = llvm::StringRef(qualified).split("::").first;
         found = llvm::is_contained({"torch", "at", "c10", "c10d", "caffe2"}, outermost);
       }
       return !found;
