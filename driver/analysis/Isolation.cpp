@@ -4,6 +4,7 @@
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/thread.h"
 
 #include <cerrno>
@@ -90,15 +91,8 @@ void limitAddressSpace(uint64_t mebibytes) {
   setrlimit(RLIMIT_AS, &limit);
 }
 
-/// Whether a failed child's log says that memory ran out.
-bool logSaysOutOfMemory(const std::string &path) {
-  if (path.empty())
-    return false;
-  std::ifstream in(path, std::ios::binary);
-  std::string text;
-  text.resize(1 << 16);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
+/// Whether the start of a failed child's log says that memory ran out.
+bool logSaysOutOfMemory(const std::string &text) {
   for (const char *sign : {"out of memory", "Cannot allocate memory", "bad_alloc"})
     if (text.find(sign) != std::string::npos)
       return true;
@@ -240,39 +234,65 @@ ChildRequest takeChildRequest(std::vector<const char *> &args) {
   return child;
 }
 
-/// A temporary file for a child's stderr. Removed unless keep() is called.
+/// A child's stderr: an unnamed temporary file (O_TMPFILE), so a gradlint
+/// killed mid-run leaves nothing behind; keep() gives it a name (0600) when
+/// the analysis failed and the child wrote anything.
 class ChildLog {
 public:
   ChildLog() {
-    if (llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", fd, path))
-      fd = -1;
-    else
-      ::fchmod(fd, 0600); // a stack trace can quote the user's code
+    llvm::SmallString<128> directory;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, directory);
+    fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    llvm::SmallString<128> path;
+    if (fd < 0 && !llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", fd, path)) {
+      ::fchmod(fd, 0600); // no O_TMPFILE here: unnamed right away instead
+      llvm::sys::fs::remove(path);
+    }
   }
   ~ChildLog() {
-    closeDescriptor();
-    if (!kept_ && !path.empty())
-      llvm::sys::fs::remove(path);
-  }
-  void closeDescriptor() {
     if (fd >= 0)
       ::close(fd);
-    fd = -1;
   }
-  /// "; its output (a stack trace) is in <path>" when the child wrote anything.
+  ChildLog(const ChildLog &) = delete;
+  ChildLog &operator=(const ChildLog &) = delete;
+
+  /// The first 64 KiB the child wrote.
+  std::string head() const {
+    std::string text(1 << 16, '\0');
+    ssize_t got = fd >= 0 ? ::pread(fd, text.data(), text.size(), 0) : -1;
+    text.resize(got > 0 ? static_cast<size_t>(got) : 0);
+    return text;
+  }
+
+  /// "; its output (a stack trace) is in <path>" when the child wrote anything
+  /// and a named copy could be written.
   std::string keep() {
-    uint64_t size = 0;
-    if (path.empty() || llvm::sys::fs::file_size(path, size) || size == 0)
+    struct stat info;
+    if (fd < 0 || ::fstat(fd, &info) != 0 || info.st_size == 0)
       return "";
-    kept_ = true;
+    int named = -1;
+    llvm::SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("gradlint-analysis", "log", named, path))
+      return "";
+    ::fchmod(named, 0600); // a stack trace can quote the user's code
+    bool copied = true;
+    char chunk[65536];
+    for (off_t offset = 0; copied && offset < info.st_size;) {
+      ssize_t got = ::pread(fd, chunk, sizeof chunk, offset);
+      if (got <= 0)
+        break;
+      copied = writeAll(named, std::vector<std::uint8_t>(chunk, chunk + got));
+      offset += got;
+    }
+    ::close(named);
+    if (!copied) {
+      llvm::sys::fs::remove(path);
+      return "";
+    }
     return "; its output (a stack trace) is in " + std::string(path);
   }
 
   int fd = -1;
-  llvm::SmallString<128> path;
-
-private:
-  bool kept_ = false;
 };
 
 /// Reads the result of child `pid` from `readFd` (closed here) until it ends
@@ -321,9 +341,8 @@ FileAnalysis awaitChild(pid_t pid, int readFd, ChildLog &log, const std::string 
     return failed(file, "analysis timed out after " + formatSeconds(timeoutSeconds) +
                             " s (--timeout; 0 for no limit)" + log.keep());
   bool exitedOutOfMemory = WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryExit;
-  if (memoryLimitMiB > 0 &&
-      (exitedOutOfMemory || ((WIFSIGNALED(status) || WIFEXITED(status)) && status != 0 &&
-                             logSaysOutOfMemory(log.path.str().str()))))
+  if (memoryLimitMiB > 0 && (exitedOutOfMemory || ((WIFSIGNALED(status) || WIFEXITED(status)) &&
+                                                   status != 0 && logSaysOutOfMemory(log.head()))))
     return failed(file, "analysis exceeded the memory limit of " + std::to_string(memoryLimitMiB) +
                             " MiB (--memory-limit; 0 for no limit)" +
                             (exitedOutOfMemory ? std::string() : log.keep()));
@@ -403,7 +422,6 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
     _exit(written ? 0 : 3);
   }
   ::close(pipeFds[1]);
-  log.closeDescriptor();
   return awaitChild(pid, pipeFds[0], log, file, settings.timeoutSeconds, settings.memoryLimitMiB);
 }
 
@@ -487,7 +505,6 @@ FileAnalysis Isolator::analyse(const std::string &file,
   ::close(writeFd);
   if (commandFd >= 0)
     ::close(commandFd);
-  log.closeDescriptor();
   if (spawned != 0) {
     ::close(readFd);
     return cannotStart(executable_.c_str(), spawned);

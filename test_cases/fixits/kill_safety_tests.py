@@ -4,7 +4,8 @@ at random moments (most of them a few milliseconds after the first fixed file ap
 Every file must then be byte-identical to its original or to its fully fixed
 version (from a clean --fix run on separate copies); nothing is truncated; a
 temporary file left behind is named .<name>.gradlint-tmp-XXXXXX; no isolated
-analysis process outlives the killed gradlint.
+analysis process outlives the killed gradlint, and no analysis log is left in
+its temporary directory (TMPDIR).
 
 usage: kill_safety_tests.py <gradlint> <source dir> [repeats (10)] [files (40)]
 """
@@ -84,8 +85,11 @@ def main():
         mixed_runs = 0
         for repeat in range(REPEATS):
             paths = populate(os.path.join(tmp, f"run{repeat}"), sources)
+            process_tmp = os.path.join(tmp, f"tmpdir{repeat}")
+            os.makedirs(process_tmp)
             process = subprocess.Popen([GRADLINT, "-j2", "--fix", *paths],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       env=dict(os.environ, TMPDIR=process_tmp))
             if repeat % 3 == 0:
                 # At a random moment of the run (mostly still analysing).
                 delay = duration * rng.uniform(0.05, 1.0)
@@ -118,6 +122,8 @@ def main():
                 states.append(state)
                 check(f"run {repeat}: {os.path.basename(path)} is its original or fixed version",
                       state != "other", f"{len(data)} bytes")
+            logs = [f for f in os.listdir(process_tmp) if f.startswith("gradlint-analysis")]
+            check(f"run {repeat}: no analysis log is left in TMPDIR", not logs, logs)
             leftovers = [f for f in os.listdir(os.path.dirname(paths[0]))
                          if os.path.join(os.path.dirname(paths[0]), f) not in paths]
             check(f"run {repeat}: leftover temporary files are named as gradlint's",

@@ -26,10 +26,14 @@ TEST(Determinism, ModelInitFollowsTheDocumentedDraws) {
   const Model m = Model::linear(2, 1, 0);
   const float bound = static_cast<float>(1.0 / std::sqrt(2.0));
   const uint64_t draws[3] = {0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull, 0x06c45d188009454full};
-  const float expect[3] = {
-      -bound + (2 * bound) * (static_cast<float>(draws[0] >> 40) / 16777216.0f),
-      -bound + (2 * bound) * (static_cast<float>(draws[1] >> 40) / 16777216.0f),
-      -bound + (2 * bound) * (static_cast<float>(draws[2] >> 40) / 16777216.0f)};
+  // One operation per statement: Clang would otherwise fold the constant
+  // expression as a fused multiply-add (-ffp-contract=on), one bit off the
+  // runtime's separate multiply and add.
+  float expect[3];
+  for (int i = 0; i < 3; ++i) {
+    const float scaled = (2 * bound) * (static_cast<float>(draws[i] >> 40) / 16777216.0f);
+    expect[i] = -bound + scaled;
+  }
   EXPECT_EQ(m.param(0)[0], expect[0]);
   EXPECT_EQ(m.param(0)[1], expect[1]);
   EXPECT_EQ(m.param(1)[0], expect[2]);

@@ -30,14 +30,24 @@ LexedByClang lexWithClang(const std::string &text) {
     if (token.isAtStartOfLine())
       directiveStart = headerNameNext = inAngledName = false;
     bool isIdentifier = token.is(clang::tok::raw_identifier);
+    // The preprocessor's angled header name runs from '<' to the first '>'
+    // character, whatever tokens the raw lexer makes of it (`<%step>` is no
+    // digraph there, and `%>` ends it).
     if (inAngledName) {
-      inAngledName = !token.is(clang::tok::greater);
+      if (spelling.find('>') != std::string::npos) {
+        inAngledName = false;
+        if (token.isLiteral()) {
+          // It ends inside a literal: the tokens after it differ from here on.
+          out.reliable = false;
+          return out;
+        }
+      }
       continue;
     }
     if (headerNameNext) {
       headerNameNext = false;
-      if (token.is(clang::tok::less)) {
-        inAngledName = true;
+      if (!spelling.empty() && spelling[0] == '<') {
+        inAngledName = spelling.find('>') == std::string::npos;
         continue;
       }
       // A header name has no escapes ("a\"b" is the name a\ then b"), and
