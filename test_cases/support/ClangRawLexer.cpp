@@ -34,10 +34,12 @@ LexedByClang lexWithClang(const std::string &text) {
     // character, whatever tokens the raw lexer makes of it (`<%step>` is no
     // digraph there, and `%>` ends it).
     if (inAngledName) {
-      if (spelling.find('>') != std::string::npos) {
+      size_t end = spelling.find('>');
+      if (end != std::string::npos) {
         inAngledName = false;
-        if (token.isLiteral()) {
-          // It ends inside a literal: the tokens after it differ from here on.
+        if (end + 1 != spelling.size() && !clang::tok::getPunctuatorSpelling(token.getKind())) {
+          // It ends inside a literal or an unknown token (`R">"step`): the
+          // preprocessor lexes what follows the '>' afresh, this lexer did not.
           out.reliable = false;
           return out;
         }

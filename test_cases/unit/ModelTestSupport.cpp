@@ -4,9 +4,13 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Tooling.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #ifndef GRADLINT_TEST_API_MODEL
@@ -56,10 +60,71 @@ struct Net : torch::nn::Module {
 };
 )cpp";
 
+namespace {
+
+const std::vector<std::string> &baseArgs() {
+  static const std::vector<std::string> args = {"-std=c++17", "-isystem", GRADLINT_TEST_API_MODEL,
+                                                "-resource-dir=" GRADLINT_TEST_RESOURCE_DIR};
+  return args;
+}
+
+/// The prelude's headers precompiled once per test process (each snippet
+/// otherwise reparses the whole API model: most of the tests' time, three
+/// times more under ASan). None when clang++ is missing or fails: then each
+/// snippet parses its headers, as before.
+class PreludePch {
+public:
+  PreludePch() {
+#ifdef GRADLINT_TEST_CLANGXX
+    llvm::SmallString<128> header, pch;
+    int fd = -1;
+    if (llvm::sys::fs::createTemporaryFile("gradlint-unit-prelude", "h", fd, header))
+      return;
+    {
+      llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+      out << "#include <torch/torch.h>\n#include <c10d/ProcessGroupGloo.hpp>\n";
+    }
+    header_ = std::string(header);
+    if (llvm::sys::fs::createTemporaryFile("gradlint-unit-prelude", "pch", pch))
+      return;
+    pch_ = std::string(pch);
+    std::vector<llvm::StringRef> command = {GRADLINT_TEST_CLANGXX, "-x", "c++-header",
+                                            "-fpch-instantiate-templates"};
+    for (const std::string &arg : baseArgs())
+      command.push_back(arg);
+    command.insert(command.end(), {header_, "-o", pch_});
+    if (llvm::sys::ExecuteAndWait(GRADLINT_TEST_CLANGXX, command) == 0)
+      ready_ = true;
+#endif
+  }
+  ~PreludePch() {
+    if (!header_.empty())
+      llvm::sys::fs::remove(header_);
+    if (!pch_.empty())
+      llvm::sys::fs::remove(pch_);
+  }
+  /// -include-pch arguments, or none.
+  std::vector<std::string> args() const {
+    if (!ready_)
+      return {};
+    return {"-include-pch", pch_};
+  }
+
+private:
+  std::string header_, pch_;
+  bool ready_ = false;
+};
+
+} // namespace
+
 Analysis::Analysis(const std::string &code, bool withTorch)
     : source_(withTorch ? std::string(kTorchPrelude) + code : code) {
-  std::vector<std::string> args = {"-std=c++17", "-isystem", GRADLINT_TEST_API_MODEL,
-                                   "-resource-dir=" GRADLINT_TEST_RESOURCE_DIR};
+  std::vector<std::string> args = baseArgs();
+  if (withTorch && !std::getenv("GRADLINT_UNIT_NO_PCH")) {
+    static const PreludePch prelude;
+    for (std::string &arg : prelude.args())
+      args.push_back(std::move(arg));
+  }
   // GRADLINT_UNIT_DUMP_DIR=<dir>: write every snippet there (to compile-check
   // them against the real LibTorch headers).
   if (const char *dir = std::getenv("GRADLINT_UNIT_DUMP_DIR")) {

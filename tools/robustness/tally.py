@@ -70,6 +70,10 @@ def main():
             unclean.append(f"{label}: the script failed (exit {run.returncode}): "
                            f"{run.stdout[-300:]}{run.stderr[-300:]}")
         print(f"{label:20} {kind:10} {len(outcome):9} {clean:6} {seconds:6.0f}s")
+        # The kill test's own figures (kills mid-write, files checked).
+        for line in run.stdout.splitlines():
+            if label == "fix-kill-safety" and ("kills landed" in line or "files checked" in line):
+                print(f"{'':20} {line.strip()}")
     for kind, what in (("bad input", "bad inputs"), ("fault", "injected faults"),
                        ("server", "language-server scenarios")):
         print(f"{what}: {totals[kind, 'tried']} tried, {totals[kind, 'clean']} handled cleanly")
