@@ -66,11 +66,15 @@ size_t skipNumber(llvm::StringRef text, size_t i) {
   for (++i; i < text.size(); ++i) {
     char c = text[i];
     // A sign after an exponent, where every mode of Clang takes it: after e
-    // in a decimal number, after p in a hex float without '_' (C++14 has none).
+    // in a decimal number, after p in a hex float without '_' (C++14 has none),
+    // and not after a digit separator's letter (Clang takes "'p" as a pair
+    // and then forgets the p: "0x'p+step" ends before the '+').
     char before = text[i - 1];
-    if ((c == '+' || c == '-') && (((before == 'e' || before == 'E') && !hex) ||
-                                   ((before == 'p' || before == 'P') && hex &&
-                                    text.slice(start, i).find('_') == llvm::StringRef::npos)))
+    bool afterSeparator = i >= 2 && text[i - 2] == '\'';
+    if ((c == '+' || c == '-') && !afterSeparator &&
+        (((before == 'e' || before == 'E') && !hex) ||
+         ((before == 'p' || before == 'P') && hex &&
+          text.slice(start, i).find('_') == llvm::StringRef::npos)))
       continue;
     // A digit separator, when an ASCII identifier character but '$' follows (as Clang has it).
     if (c == '\'' && i + 1 < text.size() && isIdentifierChar(text[i + 1]) && text[i + 1] != '$' &&

@@ -150,6 +150,8 @@ TEST(Prefilter, FuzzFoundSpellings) {
   EXPECT_TRUE(scanSource("0p+step").hasStep);   // p+ only in a hex float
   EXPECT_TRUE(scanSource("0x1e+step").hasStep); // e+ not in a hex number (MS mode)
   EXPECT_FALSE(scanSource("1e+step").hasStep);  // but in a decimal one
+  EXPECT_TRUE(scanSource("0X'p+step").hasStep); // a separator's p takes no sign
+  EXPECT_TRUE(scanSource("1'e+step").hasStep);  // nor its e
 }
 } // namespace
 } // namespace gradlint
