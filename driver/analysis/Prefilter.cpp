@@ -131,6 +131,8 @@ size_t readDirective(llvm::StringRef text, size_t j, ScannedFile &out) {
   while (j < text.size() && isIdentifierChar(text[j]))
     ++j;
   llvm::StringRef name = text.slice(nameStart, j);
+  if (!name.empty() && name[0] >= '0' && name[0] <= '9')
+    return nameStart; // `#0'z%step`, a line marker: a pp-number; read as tokens
   if (j < text.size() && (text[j] == '"' || text[j] == '\'') && isStringPrefix(name))
     return nameStart; // `#R"(...)"`: a string prefix, not a name; read as tokens
   if (name != "include" && name != "include_next" && name != "import") {

@@ -152,6 +152,7 @@ TEST(Prefilter, FuzzFoundSpellings) {
   EXPECT_FALSE(scanSource("1e+step").hasStep);  // but in a decimal one
   EXPECT_TRUE(scanSource("0X'p+step").hasStep); // a separator's p takes no sign
   EXPECT_TRUE(scanSource("1'e+step").hasStep);  // nor its e
+  EXPECT_TRUE(scanSource("#0'z%step").hasStep); // a line marker's number has separators
 }
 } // namespace
 } // namespace gradlint
