@@ -60,7 +60,8 @@ size_t skipRawString(llvm::StringRef text, size_t i) {
 }
 
 /// Past the end of a pp-number at `i` ("1e+5", "0x1f", "1'000", "2step").
-size_t skipNumber(llvm::StringRef text, size_t i) {
+/// Sets `modeDependent` where Clang's modes end the number differently.
+size_t skipNumber(llvm::StringRef text, size_t i, bool &modeDependent) {
   size_t start = i;
   bool hex = text.substr(i, 2).equals_insensitive("0x");
   for (++i; i < text.size(); ++i) {
@@ -71,11 +72,19 @@ size_t skipNumber(llvm::StringRef text, size_t i) {
     // and then forgets the p: "0x'p+step" ends before the '+').
     char before = text[i - 1];
     bool afterSeparator = i >= 2 && text[i - 2] == '\'';
-    if ((c == '+' || c == '-') && !afterSeparator &&
-        (((before == 'e' || before == 'E') && !hex) ||
-         ((before == 'p' || before == 'P') && hex &&
-          text.slice(start, i).find('_') == llvm::StringRef::npos)))
-      continue;
+    if ((c == '+' || c == '-') && !afterSeparator) {
+      bool exponent = before == 'e' || before == 'E' || before == 'p' || before == 'P';
+      bool everyMode = ((before == 'e' || before == 'E') && !hex) ||
+                       ((before == 'p' || before == 'P') && hex &&
+                        text.slice(start, i).find('_') == llvm::StringRef::npos);
+      if (everyMode)
+        continue;
+      // Some modes take the sign (e after a hex number outside Microsoft
+      // mode, p anywhere in C++17), others end the number here, and what
+      // follows can lex differently ("0xe-R\"", a raw string or not).
+      if (exponent)
+        modeDependent = true;
+    }
     // A digit separator, when an ASCII identifier character but '$' follows (as Clang has it).
     if (c == '\'' && i + 1 < text.size() && isIdentifierChar(text[i + 1]) && text[i + 1] != '$' &&
         static_cast<unsigned char>(text[i + 1]) < 0x80)
@@ -262,7 +271,9 @@ ScannedFile scanSpliced(const SplicedText &spliced) {
       } else if (c == '"' || c == '\'') {
         i = skipQuoted(text, i, c);
       } else if (isDigit(c) || (c == '.' && isDigit(next))) {
-        i = skipNumber(text, i);
+        bool modeDependent = false;
+        i = skipNumber(text, i, modeDependent);
+        out.unclear = out.unclear || modeDependent;
       } else if (isIdentifierChar(c)) {
         size_t start = i;
         while (i < n && isIdentifierChar(text[i]))

@@ -26,8 +26,9 @@ struct ScannedFile {
   bool hasStep = false;
   bool hasBackward = false;
   bool computedInclude = false; ///< `#include MACRO`: cannot be followed
-  /// Text whose tokens depend on what Clang makes of a non-ASCII character
-  /// (an identifier character or not) right before a string prefix.
+  /// Text whose tokens depend on Clang's mode or on what it makes of a
+  /// non-ASCII character (an identifier character or not) right before a
+  /// string prefix; or a number whose exponent sign some modes take.
   bool unclear = false;
   /// Identifiers that are proper substrings of "step" or "backward", as
   /// which of those substrings (bit i*16+j: "step" or "backward" [i, j)).
