@@ -91,6 +91,11 @@ size_t skipNumber(llvm::StringRef text, size_t i, bool &modeDependent) {
       continue;
     // A non-ASCII byte ends it here: Clang ends a number at invalid UTF-8,
     // and what follows is then scanned (over-approximating valid UTF-8).
+    // Where it is valid UTF-8 of an identifier character, Clang goes on with
+    // the number instead (then `'s` is a digit separator, not a literal):
+    // which, this scan cannot tell.
+    if (static_cast<unsigned char>(c) >= 0x80)
+      modeDependent = true;
     if ((!isIdentifierChar(c) && c != '.') || c == '$' || static_cast<unsigned char>(c) >= 0x80)
       return i; // ('$' starts an identifier after a number, as in Clang)
   }

@@ -146,16 +146,17 @@ TEST(Prefilter, FuzzFoundSpellings) {
   EXPECT_TRUE(scanSource("5$.step").hasStep);             // '$' ends a number
   EXPECT_TRUE(scanSource("%:R\"\n\"step").hasStep);       // #R" starts a raw string
   EXPECT_EQ(scanSource("#include\"a.h\"\n%:import\"\"").includes.size(), 2u); // #include"x"
-  EXPECT_TRUE(scanSource("3'$'step").hasStep);      // and is no digit separator's
-  EXPECT_TRUE(scanSource("0p+step").hasStep);       // p+ only in a hex float
-  EXPECT_TRUE(scanSource("0x1e+step").hasStep);     // e+ not in a hex number (MS mode)
-  EXPECT_FALSE(scanSource("1e+step").hasStep);      // but in a decimal one
-  EXPECT_TRUE(scanSource("0X'p+step").hasStep);     // a separator's p takes no sign
-  EXPECT_TRUE(scanSource("1'e+step").hasStep);      // nor its e
-  EXPECT_TRUE(scanSource("#0'z%step").hasStep);     // a line marker's number has separators
-  EXPECT_TRUE(scanSource("0Xe-R\"\nstep").unclear); // e- in a hex number: mode-dependent
-  EXPECT_TRUE(scanSource("1p+2").unclear);          // p+ outside a hex float: C++17 only
-  EXPECT_FALSE(scanSource("1e+5 0x1p-3").unclear);  // taken in every mode
+  EXPECT_TRUE(scanSource("3'$'step").hasStep);         // and is no digit separator's
+  EXPECT_TRUE(scanSource("0p+step").hasStep);          // p+ only in a hex float
+  EXPECT_TRUE(scanSource("0x1e+step").hasStep);        // e+ not in a hex number (MS mode)
+  EXPECT_FALSE(scanSource("1e+step").hasStep);         // but in a decimal one
+  EXPECT_TRUE(scanSource("0X'p+step").hasStep);        // a separator's p takes no sign
+  EXPECT_TRUE(scanSource("1'e+step").hasStep);         // nor its e
+  EXPECT_TRUE(scanSource("#0'z%step").hasStep);        // a line marker's number has separators
+  EXPECT_TRUE(scanSource("0Xe-R\"\nstep").unclear);    // e- in a hex number: mode-dependent
+  EXPECT_TRUE(scanSource("1p+2").unclear);             // p+ outside a hex float: C++17 only
+  EXPECT_FALSE(scanSource("1e+5 0x1p-3").unclear);     // taken in every mode
+  EXPECT_TRUE(scanSource("0\xd9\x95's+step").unclear); // a number into non-ASCII
 }
 } // namespace
 } // namespace gradlint
