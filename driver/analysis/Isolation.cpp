@@ -385,23 +385,29 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
                                   const std::function<FileAnalysis()> &analyse) {
   if (!settings.enabled)
     return analyseOnLargeStack(analyse);
-  int pipeFds[2];
-  if (pipe2(pipeFds, O_CLOEXEC) != 0)
-    return failed(file,
-                  std::string("cannot start the analysis process: pipe: ") + std::strerror(errno));
   ChildLog log;
+  int pipeFds[2];
   pid_t pid;
+  int error = 0;
   {
+    // The parent holds the write end only under this lock: a child forked by
+    // another thread meanwhile would inherit it and keep the pipe open, and a
+    // crash here would then wait for that child (a hang's time limit).
     std::lock_guard<std::mutex> forking(forkMutex());
+    if (pipe2(pipeFds, O_CLOEXEC) != 0)
+      return failed(file, std::string("cannot start the analysis process: pipe: ") +
+                              std::strerror(errno));
     pid = fork();
+    if (pid < 0) {
+      error = errno;
+      ::close(pipeFds[0]);
+    }
+    if (pid != 0)
+      ::close(pipeFds[1]);
   }
-  if (pid < 0) {
-    int error = errno;
-    ::close(pipeFds[0]);
-    ::close(pipeFds[1]);
+  if (pid < 0)
     return failed(file,
                   std::string("cannot start the analysis process: fork: ") + std::strerror(error));
-  }
   if (pid == 0) {
     // Only this thread exists here. The child never touches the server's
     // streams: stdin and stdout are /dev/null, stderr is the log.
@@ -421,7 +427,6 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
     bool written = writeAll(pipeFds[1], encodeAnalysis(analysis));
     _exit(written ? 0 : 3);
   }
-  ::close(pipeFds[1]);
   return awaitChild(pid, pipeFds[0], log, file, settings.timeoutSeconds, settings.memoryLimitMiB);
 }
 
