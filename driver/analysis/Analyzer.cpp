@@ -326,9 +326,15 @@ bool prefilterSkips(const std::string &absolute, llvm::StringRef contents,
 /// Model gaps become notes (the first few, each once); the first user error
 /// becomes the file's error, and then no fix is offered: edits computed on
 /// code Clang had to recover may be wrong (clang-tidy's rule too).
+/// What to add to an #include that was not found when no compilation
+/// database gave the file's command: where gradlint looked, and -p.
+const char *const kNoDatabaseHint =
+    "; no compile_commands.json was found above the file (nor in a build/ directory beside "
+    "one of those directories): pass -p <build directory> or the compiler flags after --";
+
 void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::string> &placeholders,
                        const std::string &displayName, const std::string &mainRealPath,
-                       FileAnalysis &result) {
+                       bool commandFromNoDatabase, FileAnalysis &result) {
   auto inMainFile = [&](const ParseError &error) {
     llvm::SmallString<256> real;
     if (llvm::sys::fs::real_path(error.file, real))
@@ -367,14 +373,15 @@ void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::str
     result.errors.push_back({displayName, "unusable compile command: " + first.message});
     return;
   }
+  std::string hint = first.includeNotFound && commandFromNoDatabase ? kNoDatabaseHint : "";
   if (inMainFile(first))
     result.errors.push_back(
-        {displayName, "does not parse: " + first.message, first.line, first.column});
+        {displayName, "does not parse: " + first.message + hint, first.line, first.column});
   else
     result.errors.push_back(
         {displayName, "does not parse: " + llvm::sys::path::filename(first.file).str() + ":" +
                           std::to_string(first.line) + ":" + std::to_string(first.column) + ": " +
-                          first.message});
+                          first.message + hint});
   for (Diagnostic &diagnostic : result.diagnostics)
     diagnostic.fix.reset();
 }
@@ -598,7 +605,7 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       placeholders = modelFileSystem->servedHeaders();
     reportParseErrors(classifyParseErrors(collector.errors, command.usesApiModel,
                                           usesModelNamespace, !placeholders.empty()),
-                      placeholders, displayName, std::string(real), result);
+                      placeholders, displayName, std::string(real), command.fromNoDatabase, result);
     if (!ok && collector.errors.empty())
       return fail("the compiler could not process this file");
     break;

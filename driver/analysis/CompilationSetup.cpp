@@ -51,8 +51,10 @@ std::string oneLine(std::string error) {
 /// The files Clang reads as a compilation database in a directory.
 const char *const kDatabaseNames[] = {"compile_commands.json", "compile_flags.txt"};
 
-/// The compilation database Clang's autoDetectFromDirectory would read for
-/// `dir`: the nearest one upwards; empty when there is none.
+/// The compilation database for `dir`, searched as clangd searches: in
+/// `dir` and each directory above it, the database there (as Clang's
+/// autoDetectFromDirectory reads it) or else build/compile_commands.json
+/// (CMake's usual build directory); empty when there is none.
 std::string nearestDatabase(const std::string &dir) {
   for (std::string current = dir; !current.empty();) {
     for (const char *name : kDatabaseNames) {
@@ -61,6 +63,10 @@ std::string nearestDatabase(const std::string &dir) {
       if (llvm::sys::fs::exists(candidate))
         return std::string(candidate);
     }
+    llvm::SmallString<256> inBuild(current);
+    llvm::sys::path::append(inBuild, "build", "compile_commands.json");
+    if (llvm::sys::fs::exists(inBuild))
+      return std::string(inBuild);
     std::string parent(llvm::sys::path::parent_path(current));
     if (parent == current)
       break;
@@ -171,6 +177,8 @@ std::string CompilationSetup::apiModelDir() {
 std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
                                                     std::unique_ptr<CompilationSetup> &out) {
   out.reset(new CompilationSetup());
+  out->extraArgs_ = options.extraArgs;
+  out->extraArgsBefore_ = options.extraArgsBefore;
   if (!options.noCache)
     out->preambleCache_ = std::make_unique<PreambleCache>(
         options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir,
@@ -227,14 +235,26 @@ std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
     }
     out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
   } else if (options.haveCompilerArgs) {
+    // Read as clang-tidy reads what follows "--": bare flags, or a whole
+    // compiler command as CMake's CMAKE_CXX_CLANG_TIDY passes it
+    // (`c++ -DX -Iinc -o f.o -c f.cpp`), whose compiler and inputs are dropped.
+    std::vector<const char *> argv = {"gradlint", "--"};
+    for (const std::string &arg : options.compilerArgs)
+      argv.push_back(arg.c_str());
+    int argc = static_cast<int>(argv.size());
+    std::string error;
     out->fixedDatabase_ =
-        std::make_unique<clang::tooling::FixedCompilationDatabase>(".", options.compilerArgs);
+        clang::tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv.data(), error);
+    if (!out->fixedDatabase_)
+      return "cannot read the compiler arguments after '--': " + oneLine(error);
   }
   return std::nullopt;
 }
 
 std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file,
-                                                         std::string &directory) {
+                                                         std::string &directory,
+                                                         bool &fromNoDatabase) {
+  fromNoDatabase = false;
   clang::tooling::CompilationDatabase *database = fixedDatabase_.get();
   std::shared_ptr<clang::tooling::CompilationDatabase> detected;
   if (!database) {
@@ -263,6 +283,7 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
     }
   }
   directory = std::string(llvm::sys::path::parent_path(file));
+  fromNoDatabase = !database;
   return defaultCommand(file);
 }
 
@@ -308,9 +329,13 @@ FileCommand CompilationSetup::commandFor(const std::string &file) {
       return preset->second;
   }
   FileCommand command;
-  std::vector<std::string> args = rawCommandFor(file, command.directory);
+  std::vector<std::string> args = rawCommandFor(file, command.directory, command.fromNoDatabase);
   args = expandResponseFiles(args, command.directory, command.responseFiles);
   using namespace clang::tooling;
+  if (!extraArgsBefore_.empty())
+    args = getInsertArgumentAdjuster(extraArgsBefore_, ArgumentInsertPosition::BEGIN)(args, file);
+  if (!extraArgs_.empty())
+    args = getInsertArgumentAdjuster(extraArgs_, ArgumentInsertPosition::END)(args, file);
   ArgumentsAdjuster adjust = combineAdjusters(
       getClangStripOutputAdjuster(),
       combineAdjusters(getClangStripDependencyFileAdjuster(), getClangSyntaxOnlyAdjuster()));

@@ -26,6 +26,9 @@ struct SetupOptions {
   std::string buildPath;                 ///< -p: compile_commands.json's directory
   bool haveCompilerArgs = false;         ///< "--" was given
   std::vector<std::string> compilerArgs; ///< everything after "--"
+  /// --extra-arg / --extra-arg-before, as clang-tidy takes them: appended to
+  /// (inserted at the front of) every file's compile command.
+  std::vector<std::string> extraArgs, extraArgsBefore;
   bool noCache = false;
   std::string cacheDir;                ///< "": PreambleCache::defaultDirectory()
   uint64_t cacheMaxBytes = 8ull << 30; ///< 0: no limit; the default of --cache-max-size
@@ -69,11 +72,14 @@ public:
   Prefilter *prefilter() { return prefilter_.get(); }
 
 private:
-  std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory);
+  /// `fromNoDatabase`: no database gave the command (gradlint's default).
+  std::vector<std::string> rawCommandFor(const std::string &file, std::string &directory,
+                                         bool &fromNoDatabase);
   /// mutex_ held
   std::optional<std::pair<std::string, std::string>> databaseProblemLocked(const std::string &dir);
 
   std::unique_ptr<clang::tooling::CompilationDatabase> fixedDatabase_;
+  std::vector<std::string> extraArgs_, extraArgsBefore_;
   std::unique_ptr<PreambleCache> preambleCache_;
   std::unique_ptr<Prefilter> prefilter_;
   std::mutex mutex_;

@@ -13,6 +13,7 @@ std::string encodeCommand(const FileCommand &command) {
   return nlohmann::json{{"directory", command.directory},
                         {"args", command.args},
                         {"uses_api_model", command.usesApiModel},
+                        {"from_no_database", command.fromNoDatabase},
                         {"response_files", responseFiles}}
       .dump();
 }
@@ -44,6 +45,11 @@ std::optional<FileCommand> decodeCommand(const std::string &text) {
   if (!stringsOf(json["args"], command.args))
     return std::nullopt;
   command.usesApiModel = json["uses_api_model"].get<bool>();
+  if (json.contains("from_no_database")) {
+    if (!json["from_no_database"].is_boolean())
+      return std::nullopt;
+    command.fromNoDatabase = json["from_no_database"].get<bool>();
+  }
   if (json.contains("response_files")) {
     if (!json["response_files"].is_array())
       return std::nullopt;

@@ -17,9 +17,10 @@ struct ResponseFile {
 };
 
 struct FileCommand {
-  std::string directory;                   ///< the working directory of the compile
-  std::vector<std::string> args;           ///< argv, compiler first, file last
-  bool usesApiModel = false;               ///< <torch/torch.h> was not on the include path
+  std::string directory;         ///< the working directory of the compile
+  std::vector<std::string> args; ///< argv, compiler first, file last
+  bool usesApiModel = false;     ///< <torch/torch.h> was not on the include path
+  bool fromNoDatabase = false;   ///< no -p, no "--" and no database found: gradlint's default
   std::vector<ResponseFile> responseFiles; ///< what args took from response files
 };
 

@@ -8,6 +8,7 @@
 #include "clang/AST/NestedNameSpecifier.h"
 #include "clang/AST/Type.h"
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -127,6 +128,7 @@ void ParseErrorCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level
       c = ' ';
   error.syntax = isSyntaxError(info.getID());
   error.undeclaredName = isUndeclaredName(info.getID());
+  error.includeNotFound = info.getID() == clang::diag::err_pp_file_not_found;
   if (info.hasSourceManager() && info.getLocation().isValid()) {
     const clang::SourceManager &sm = info.getSourceManager();
     clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));

@@ -19,6 +19,7 @@ struct ParseError {
   unsigned line = 0, column = 0;
   bool syntax = false;           ///< a lexer, preprocessor or parser error
   bool undeclaredName = false;   ///< an undeclared identifier or unknown type name
+  bool includeNotFound = false;  ///< an #include Clang could not find
   bool mentionsApiModel = false; ///< raised in, or names a declaration of, the API model
 };
 

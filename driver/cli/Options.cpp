@@ -17,6 +17,9 @@ const char *usageText() {
          "\n"
          "options:\n"
          "  -p <dir>            read compile_commands.json from <dir>\n"
+         "  --extra-arg=<arg>   append <arg> to each file's compile command\n"
+         "  --extra-arg-before=<arg>\n"
+         "                      insert <arg> at the front of each compile command\n"
          "  --checks=<globs>    enable/disable checks, clang-tidy syntax (e.g. -*,accum-*)\n"
          "  --list-checks       list the enabled checks and exit\n"
          "  --warnings-as-errors=<globs>\n"
@@ -26,6 +29,14 @@ const char *usageText() {
          "  --dump-config       print each file's effective configuration and exit\n"
          "  --format=<f>        output format: text (default), json, sarif, github\n"
          "                      (workflow commands) or markdown (a PR comment)\n"
+         "  -o, --output-file=<f>  write the report to <f> (whole, or not at all)\n"
+         "                      instead of stdout; errors still go to stderr\n"
+         "  --statistics        print how many findings each check produced (and how\n"
+         "                      many --fix can fix) instead of the findings (text or\n"
+         "                      json format)\n"
+         "  --exit-zero         exit 0 even when there are findings (2 on errors still)\n"
+         "  --color=<when>      color the text output: auto (default: when stdout is a\n"
+         "                      terminal and NO_COLOR is not set), always or never\n"
          "  --diff=<range>      report only findings on lines changed in the git\n"
          "                      revision range (e.g. origin/main...HEAD); without\n"
          "                      files, analyse the changed C++ sources\n"
@@ -74,16 +85,19 @@ const char *usageText() {
          "WarningsAsErrors, InheritParentConfig, CheckOptions); --checks and\n"
          "--warnings-as-errors apply after it.\n"
          "\n"
-         "Without -p or --, a compile_commands.json above each file is used when\n"
-         "there is one. When <torch/torch.h> is not on the include path, the bundled\n"
-         "LibTorch API model is used.\n"
+         "Without -p or --, the compile_commands.json (or compile_flags.txt) nearest\n"
+         "above each file is used, or one in a build/ directory beside a directory\n"
+         "above it. After --, compiler flags or a whole compiler command (as CMake's\n"
+         "CMAKE_CXX_CLANG_TIDY passes it: gradlint takes clang-tidy's convention).\n"
+         "When <torch/torch.h> is not on the include path, the bundled LibTorch API\n"
+         "model is used.\n"
          "\n"
          "Inputs: only regular files are read. A source file over 64 MiB, a\n"
          ".gradlint.yaml over 16 MiB or a compile_commands.json over 512 MiB, or\n"
          "a FIFO, device, socket or directory in their place, is an error for that\n"
          "file; the other files are analysed.\n"
          "\n"
-         "exit status: 0 no findings, 1 findings, 2 errors\n";
+         "exit status: 0 no findings (or --exit-zero), 1 findings, 2 errors\n";
 }
 
 namespace {
@@ -256,6 +270,30 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       if (value != "auto" && value != "cpu" && value != "cuda")
         error = "unknown backend '" + value + "' (expected auto, cpu or cuda)";
       options.backend = value;
+    } else if (takeValue(arg, "--output-file", i, argc, argv, value, error) ||
+               takeValue(arg, "-o", i, argc, argv, value, error)) {
+      if (!error && value.empty())
+        error = "--output-file needs a file name";
+      options.outputFile = value;
+    } else if (arg == "--exit-zero") {
+      options.exitZero = true;
+    } else if (arg == "--statistics") {
+      options.statistics = true;
+    } else if (arg == "--color") {
+      options.color = Options::Color::Always;
+    } else if (takeValue(arg, "--color", i, argc, argv, value, error)) {
+      if (value == "auto")
+        options.color = Options::Color::Auto;
+      else if (value == "always")
+        options.color = Options::Color::Always;
+      else if (value == "never")
+        options.color = Options::Color::Never;
+      else
+        error = "unknown color mode '" + value + "' (expected auto, always or never)";
+    } else if (takeValue(arg, "--extra-arg", i, argc, argv, value, error)) {
+      options.extraArgs.push_back(value);
+    } else if (takeValue(arg, "--extra-arg-before", i, argc, argv, value, error)) {
+      options.extraArgsBefore.push_back(value);
     } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2 && arg[2] != '=') {
       options.buildPath = arg.substr(2);
     } else if (takeValue(arg, "-p", i, argc, argv, value, error)) {
@@ -300,6 +338,9 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
   }
   if (options.jobs == 0)
     options.jobs = 1;
+  if (!error && options.statistics && options.format != OutputFormat::Text &&
+      options.format != OutputFormat::Json)
+    error = "--statistics needs --format=text or --format=json";
   // The defaults apply to isolated children only; given explicitly, they need isolation.
   if (!error && !options.isolate && options.timeoutGiven && options.timeoutSeconds > 0)
     error = "--timeout needs isolation; it cannot be used with --no-isolation";

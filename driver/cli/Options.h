@@ -12,11 +12,13 @@ enum class OutputFormat { Text, Json, Sarif, Github, Markdown };
 
 struct Options {
   std::vector<std::string> files;
-  bool haveCompilerArgs = false;         ///< "--" was given
-  std::vector<std::string> compilerArgs; ///< everything after "--"
-  std::string buildPath;                 ///< -p <dir>
-  std::string checks;                    ///< --checks=<globs>
-  std::string warningsAsErrors;          ///< --warnings-as-errors=<globs>
+  bool haveCompilerArgs = false;            ///< "--" was given
+  std::vector<std::string> compilerArgs;    ///< everything after "--"
+  std::vector<std::string> extraArgs;       ///< --extra-arg=<arg>, repeatable
+  std::vector<std::string> extraArgsBefore; ///< --extra-arg-before=<arg>, repeatable
+  std::string buildPath;                    ///< -p <dir>
+  std::string checks;                       ///< --checks=<globs>
+  std::string warningsAsErrors;             ///< --warnings-as-errors=<globs>
   std::string configFile;  ///< --config-file=<path>: instead of .gradlint.yaml discovery
   bool dumpConfig = false; ///< print each file's effective configuration
   bool listChecks = false;
@@ -34,6 +36,10 @@ struct Options {
   bool fixDryRun = false;                ///< --fix-dry-run: print them as a diff
   bool unsafeFixes = false;              ///< --unsafe-fixes: include unsafe fixes
   std::string exportFixesFile;           ///< --export-fixes=<file.yaml>
+  std::string outputFile; ///< --output-file=<f>: the report there, written whole, not on stdout
+  bool exitZero = false;  ///< --exit-zero: findings do not fail the run (errors still do)
+  enum class Color { Auto, Always, Never } color = Color::Auto; ///< --color=
+  bool statistics = false; ///< --statistics: counts per check instead of the findings
   unsigned jobs = 1;
   bool isolate = true; ///< analyse each file in a child process (--no-isolation: in-process)
   double timeoutSeconds = 600;    ///< --timeout=<s>: per file; 0 means none

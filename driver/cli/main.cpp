@@ -28,6 +28,7 @@
 #include <atomic>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -101,6 +102,8 @@ SetupOptions setupOptionsOf(const Options &options) {
   setup.buildPath = options.buildPath;
   setup.haveCompilerArgs = options.haveCompilerArgs;
   setup.compilerArgs = options.compilerArgs;
+  setup.extraArgs = options.extraArgs;
+  setup.extraArgsBefore = options.extraArgsBefore;
   setup.noCache = options.noCache;
   setup.cacheDir = options.cacheDir;
   setup.cacheMaxBytes = options.cacheMaxBytes;
@@ -436,26 +439,40 @@ int main(int argc, char **argv) {
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
                  "bundled LibTorch API model ("
               << CompilationSetup::apiModelDir() << ")\n";
-  if (options.format == OutputFormat::Json) {
-    writeJson(result, std::cout);
+  // --output-file: the report is built here and written whole (or not at all).
+  std::ostringstream buffered;
+  std::ostream &out = options.outputFile.empty() ? std::cout : buffered;
+  if (options.statistics) {
+    writeStatistics(result, options.format == OutputFormat::Json, out);
+  } else if (options.format == OutputFormat::Json) {
+    writeJson(result, out);
   } else if (options.format == OutputFormat::Sarif) {
-    writeSarif(result, suppressed, std::cout);
+    writeSarif(result, suppressed, out);
   } else if (options.format == OutputFormat::Github) {
-    writeGithub(result, std::cout);
+    writeGithub(result, out);
   } else if (options.format == OutputFormat::Markdown) {
-    writeMarkdown(result, suppressed.size(), options.confirm, std::cout);
+    writeMarkdown(result, suppressed.size(), options.confirm, out);
   } else {
-    bool color = llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR");
-    writeText(result, std::cout, color);
+    bool color = options.color == Options::Color::Always ||
+                 (options.color == Options::Color::Auto && options.outputFile.empty() &&
+                  llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR"));
+    writeText(result, out, color);
+  }
+  if (options.format == OutputFormat::Text || options.statistics) {
     for (const FileError &note : result.notes)
       std::cerr << note.where() << ": note: " << note.message << '\n';
     for (const FileError &error : result.errors)
       std::cerr << error.where() << ": error: " << error.message << '\n';
   }
+  if (!options.outputFile.empty())
+    if (auto error = writeFileAtomically(options.outputFile, buffered.str(), "the report")) {
+      std::cerr << options.outputFile << ": error: " << *error << '\n';
+      return 2;
+    }
   if (!result.errors.empty())
     return 2;
   // Findings that --fix removed no longer fail the run.
   bool remaining = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                                [](const Diagnostic &d) { return !d.fixApplied; });
-  return remaining ? 1 : 0;
+  return remaining && !options.exitZero ? 1 : 0;
 }

@@ -23,6 +23,10 @@ void writeGithub(const RunResult &result, std::ostream &out);
 void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm,
                    std::ostream &out);
 
+/// --statistics: one line per check (count, check, how many --fix fixes) and
+/// a total; with `json`, an array of {check, count, fixable, fixable_unsafe}.
+void writeStatistics(const RunResult &result, bool json, std::ostream &out);
+
 /// Where gradlint's sources and rule documents are published.
 inline const char *const kGradlintRepositoryUrl = "https://github.com/gradlint/gradlint";
 /// The published rules/<id>.md of a check (the README's suppression section for

@@ -192,8 +192,99 @@ def test_progress_line():
           piped.stderr)
 
 
+def test_database_in_build_directory():
+    """clangd's layout: the database in build/ beside a directory above the
+    file, found without -p; without one, an include that is not found says
+    where gradlint looked and names -p."""
+    with tempfile.TemporaryDirectory() as tmp:
+        project = os.path.join(tmp, "proj")
+        src = os.path.join(project, "src", "loops")
+        os.makedirs(src)
+        os.makedirs(os.path.join(project, "include", "proj"))
+        shutil.copy(os.path.join(HERE, "inputs", "shared_loop.h"),
+                    os.path.join(project, "include", "proj", "trainer.h"))
+        source = os.path.join(src, "train.cpp")
+        with open(BUGGY) as f:
+            loop = f.read()
+        with open(source, "w") as f:
+            f.write('#include "proj/trainer.h"\n' + loop)
+        missing = run("--format=json", source)
+        document = json.loads(missing.stdout)
+        message = " ".join(e["message"] for e in document["errors"])
+        check("no database: the include is an error", missing.returncode == 2 and
+              "'proj/trainer.h' file not found" in message, document)
+        check("... whose one line names -p and where gradlint looked",
+              "pass -p <build directory>" in message and "build/" in message and
+              "\n" not in message, message)
+        build = os.path.join(project, "build")
+        os.makedirs(build)
+        with open(os.path.join(build, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": build, "file": source,
+                        "command": f"c++ -std=c++17 -I{project}/include -c {source}"}], f)
+        found = json.loads(run("--format=json", source).stdout)
+        check("build/compile_commands.json beside a parent directory is used",
+              not found["errors"] and len(found["diagnostics"]) >= 2 and
+              any(d["file"].endswith("trainer.h") for d in found["diagnostics"]), found)
+        # A database nearer the file wins over build/ higher up.
+        with open(os.path.join(src, "compile_flags.txt"), "w") as f:
+            f.write("-std=c++17\n-DNOTHING\n")
+        nearer = json.loads(run("--format=json", source).stdout)
+        check("a nearer database wins over build/ above",
+              any("file not found" in e["message"] for e in nearer["errors"]), nearer)
+
+
+def test_output_conventions():
+    """--output-file, --exit-zero, --color and --statistics, as ruff has them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        written = run("--format=json", "--output-file", report, BUGGY)
+        with open(report) as f:
+            document = json.load(f)
+        check("--output-file: the report is in the file, stdout is empty",
+              written.stdout == "" and len(document["diagnostics"]) >= 1, written.stdout)
+        check("--output-file: the exit status still counts findings", written.returncode == 1)
+        # A report that cannot be written: an error, exit 2, and nothing half written.
+        blocked = os.path.join(tmp, "no-such-dir", "report.txt")
+        failed = run("-o", blocked, BUGGY)
+        check("--output-file into a missing directory: exit 2, one error naming it",
+              failed.returncode == 2 and blocked in failed.stderr and
+              failed.stderr.count("error:") == 1, failed.stderr)
+        check("--exit-zero: findings exit 0", run("--exit-zero", BUGGY).returncode == 0)
+        bad = os.path.join(tmp, "bad.cpp")
+        with open(bad, "w") as f:
+            f.write("int main( {\n")
+        check("--exit-zero: errors still exit 2",
+              run("--exit-zero", "--no-prefilter", bad).returncode == 2)
+        colored = run("--color=always", BUGGY).stdout
+        plain = run("--color=never", BUGGY).stdout
+        check("--color=always colors a pipe", "\033[" in colored, colored[:200])
+        check("--color=never and a pipe: no color", "\033[" not in plain and
+              "\033[" not in run(BUGGY).stdout, plain[:200])
+        check("--color=auto on a pipe: no color", "\033[" not in run("--color=auto", BUGGY).stdout)
+        check("--color=bogus: a usage error", run("--color=bogus", BUGGY).returncode == 2)
+        stats = run("--statistics", BUGGY, CLEAN)
+        findings = json.loads(run("--format=json", BUGGY, CLEAN).stdout)["diagnostics"]
+        counts = {}
+        for finding in findings:
+            counts[finding["check"]] = counts.get(finding["check"], 0) + 1
+        lines = stats.stdout.strip().splitlines()
+        check("--statistics: one line per check with its count, and a total",
+              len(lines) == len(counts) + 1 and
+              all(any(line.split()[:2] == [str(n), c] for line in lines)
+                  for c, n in counts.items()) and
+              lines[-1].split()[0] == str(len(findings)), (stats.stdout, counts))
+        check("--statistics: exit status as without it", stats.returncode == 1)
+        table = json.loads(run("--statistics", "--format=json", BUGGY).stdout)
+        check("--statistics --format=json: check, count, fixable",
+              {row["check"]: row["count"] for row in table} == counts and all(
+                  set(row) == {"check", "count", "fixable", "fixable_unsafe"} for row in table),
+              table)
+        check("--statistics with SARIF: a usage error",
+              run("--statistics", "--format=sarif", BUGGY).returncode == 2)
+
+
 for test in [test_exit_codes, test_text_format, test_json_contract, test_errors_do_not_stop_the_run,
              test_check_selection, test_compilation_database_and_dedup, test_api_model_note,
-             test_progress_line]:
+             test_progress_line, test_database_in_build_directory, test_output_conventions]:
     test()
 sys.exit(summary())
