@@ -166,12 +166,28 @@ CompilationSetup::~CompilationSetup() = default;
 std::string CompilationSetup::apiModelDir() {
   if (const char *env = std::getenv("GRADLINT_API_MODEL"))
     return env;
-  llvm::SmallString<256> beside(executableDir());
-  llvm::sys::path::append(beside, "..", "share", "gradlint", "api_model");
-  llvm::sys::path::remove_dots(beside, true);
-  if (llvm::sys::fs::is_directory(beside))
-    return std::string(beside);
-  return GRADLINT_SOURCE_API_MODEL;
+  return installedDataDir("api_model");
+}
+
+std::string installedDataDir(const std::string &name) {
+  // bin/gradlint and share/gradlint/<name>, installed or in the build tree;
+  // the build tree's other executables (tests, tools) sit a few levels deeper.
+  std::string dir = executableDir();
+  llvm::SmallString<256> first;
+  for (int level = 0; level < 4 && !dir.empty(); ++level) {
+    llvm::SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, "..", "share", "gradlint", name);
+    llvm::sys::path::remove_dots(candidate, true);
+    if (first.empty())
+      first = candidate;
+    if (llvm::sys::fs::is_directory(candidate))
+      return std::string(candidate);
+    std::string parent(llvm::sys::path::parent_path(dir));
+    if (parent == dir)
+      break;
+    dir = parent;
+  }
+  return std::string(first);
 }
 
 std::optional<std::string> CompilationSetup::create(const SetupOptions &options,

@@ -63,7 +63,8 @@ public:
   /// The file's absolute path with dots removed, as commandFor expects it.
   static std::string absolutePath(const std::string &file);
 
-  /// Where the bundled API model lives.
+  /// Where the bundled API model lives: $GRADLINT_API_MODEL, else
+  /// installedDataDir("api_model").
   static std::string apiModelDir();
 
   /// Precompiled include prefixes (null: --no-cache) and the prefilter (null:
@@ -89,6 +90,10 @@ private:
   /// databaseProblemLocked's answers, by directory.
   std::map<std::string, std::optional<std::pair<std::string, std::string>>> databaseProblems_;
 };
+
+/// share/gradlint/<name> (api_model, rules) beside the running executable's
+/// bin/ (installed, or in the build tree); the first place looked when none exists.
+std::string installedDataDir(const std::string &name);
 
 /// Whether `header` (e.g. "torch/torch.h") resolves with these arguments.
 bool headerReachable(const std::vector<std::string> &args, const std::string &directory,
