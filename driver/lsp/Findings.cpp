@@ -39,10 +39,11 @@ publishedFindings(const std::string &uri, const std::string &path, const std::st
                                 lines.line(finding.location.line - 1), encoding)},
         {"severity", finding.severity == "error" ? kSeverityError : kSeverityWarning},
         {"code", finding.check},
-        {"codeDescription", {{"href", ruleDocUrl(finding.check)}}},
         {"source", "gradlint"},
         {"message", finding.message},
     };
+    if (std::string docUrl = ruleDocUrl(finding.check); !docUrl.empty())
+      diagnostic["codeDescription"] = {{"href", docUrl}};
     json related = json::array();
     for (const DiagnosticNote &note : finding.notes) {
       const Location &where = note.location;

@@ -72,9 +72,14 @@ void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm
     out << (confirm ? "| Line | Check | Message | Confirmation |\n|---:|---|---|---|\n"
                     : "| Line | Check | Message |\n|---:|---|---|\n");
     for (const Diagnostic *diagnostic : byFile[file]) {
-      out << "| " << diagnostic->location.line << ":" << diagnostic->location.column << " | ["
-          << escapeMarkdown(diagnostic->check) << "](" << ruleDocUrl(diagnostic->check) << ") | "
-          << escapeMarkdown(diagnostic->message) << " |";
+      // A pull-request comment is read elsewhere: no file:// links to this machine.
+      std::string docUrl = ruleDocUrl(diagnostic->check);
+      if (docUrl.rfind("http", 0) != 0)
+        docUrl.clear();
+      out << "| " << diagnostic->location.line << ":" << diagnostic->location.column << " | "
+          << (docUrl.empty() ? escapeMarkdown(diagnostic->check)
+                             : "[" + escapeMarkdown(diagnostic->check) + "](" + docUrl + ")")
+          << " | " << escapeMarkdown(diagnostic->message) << " |";
       if (confirm) {
         if (const auto &c = diagnostic->confirmation)
           out << " **" << escapeMarkdown(c->verdict) << "** on " << escapeMarkdown(c->backend)

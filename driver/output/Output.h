@@ -27,11 +27,18 @@ void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm
 /// a total; with `json`, an array of {check, count, fixable, fixable_unsafe}.
 void writeStatistics(const RunResult &result, bool json, std::ostream &out);
 
-/// Where gradlint's sources and rule documents are published.
-inline const char *const kGradlintRepositoryUrl = "https://github.com/gradlint/gradlint";
-/// The published rules/<id>.md of a check (the README's suppression section for
-/// gradlint-unused-suppression).
+/// A check's documentation: rules/<id>.md (the README's suppression section for
+/// gradlint-unused-suppression) under the GRADLINT_DOCS_URL the build was
+/// configured with, else the installed copy as a file:// URI; "" when neither.
 std::string ruleDocUrl(const std::string &checkId);
+/// The same under an explicit base URL (no trailing slash needed).
+std::string ruleDocUrlUnder(const std::string &baseUrl, const std::string &checkId);
+/// gradlint's README, found the same way; "" when neither.
+std::string toolInformationUrl();
+/// Percent-encodes all but unreserved characters and '/' (RFC 3986).
+std::string encodeUriPath(const std::string &path);
+/// file:// URI of an absolute path, percent-encoded.
+std::string fileUri(const std::string &absolute);
 /// The git work tree containing `file` (absolute, real path), or "" when there is none.
 std::string gitWorkTreeRoot(const std::string &file);
 /// `file` relative to its git work tree, else to the current directory; as

@@ -50,24 +50,6 @@ std::string relativeTo(const std::string &path, const std::string &root) {
   return path[root.size()] == '/' ? path.substr(root.size() + 1) : std::string();
 }
 
-/// Percent-encodes everything but unreserved characters and '/' (RFC 3986).
-std::string encodeUriPath(const std::string &path) {
-  static const char *hex = "0123456789ABCDEF";
-  std::string encoded;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
-      encoded.push_back(static_cast<char>(c));
-    } else {
-      encoded.push_back('%');
-      encoded.push_back(hex[c >> 4]);
-      encoded.push_back(hex[c & 15]);
-    }
-  }
-  return encoded;
-}
-
-std::string fileUri(const std::string &absolute) { return "file://" + encodeUriPath(absolute); }
-
 /// Clang's columns count bytes; SARIF's count characters (run.columnKind).
 unsigned codePointColumn(const std::string &lineText, unsigned byteColumn) {
   if (byteColumn == 0)
@@ -217,7 +199,8 @@ Json ruleDescriptor(const std::string &id) {
   rule["fullDescription"] = {{"text", fullDescription}};
   rule["help"] = {{"text", help.empty() ? fullDescription : help},
                   {"markdown", help.empty() ? fullDescription : help}};
-  rule["helpUri"] = ruleDocUrl(id);
+  if (std::string help = ruleDocUrl(id); !help.empty())
+    rule["helpUri"] = help;
   rule["defaultConfiguration"] = {{"level", sarifLevel(severity)}};
   rule["properties"] = {{"tags", tags}};
   return rule;
@@ -313,8 +296,9 @@ public:
     Json driver = {{"name", "gradlint"},
                    {"version", GRADLINT_VERSION},
                    {"semanticVersion", GRADLINT_VERSION},
-                   {"informationUri", kGradlintRepositoryUrl},
                    {"rules", rules}};
+    if (std::string information = toolInformationUrl(); !information.empty())
+      driver["informationUri"] = information;
     Json invocation = {{"executionSuccessful", result_.errors.empty()},
                        {"toolExecutionNotifications", notifications},
                        {"workingDirectory", {{"uri", fileUri(withSlash(absolutePath(".")))}}}};
@@ -443,12 +427,6 @@ private:
 };
 
 } // namespace
-
-std::string ruleDocUrl(const std::string &checkId) {
-  if (const RuleInfo *rule = findRule(checkId))
-    return std::string(kGradlintRepositoryUrl) + "/blob/main/" + rule->docPath;
-  return std::string(kGradlintRepositoryUrl) + "/blob/main/README.md#suppressions";
-}
 
 std::string gitWorkTreeRoot(const std::string &file) {
   std::string directory = absolutePath(file);

@@ -389,6 +389,23 @@ def sarif(*args, cwd=None):
     return result, json.loads(result.stdout)
 
 
+def local_document(uri):
+    """The text of a file:// link's target (without its #anchor), or None."""
+    if not uri.startswith("file:///"):
+        return None
+    path = urllib.parse.unquote(urllib.parse.urlsplit(uri).path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def source_text(*parts):
+    with open(os.path.join(HERE, "..", "..", *parts), encoding="utf-8") as f:
+        return f.read()
+
+
 def front_matter(check_id):
     with open(os.path.join(RULES, check_id + ".md"), encoding="utf-8") as f:
         text = f.read()
@@ -434,7 +451,10 @@ def test_sarif_structure():
         driver = run_["tool"]["driver"]
         check("sarif: tool name and version", driver["name"] == "gradlint" and
               run("--version").stdout.strip() == "gradlint " + driver["version"], driver.get("version"))
-        check("sarif: informationUri is https", driver["informationUri"].startswith("https://"))
+        # Built without GRADLINT_DOCS_URL: links go to the copies beside the binary.
+        check("sarif: informationUri is the README beside the binary",
+              local_document(driver.get("informationUri", "")) == source_text("README.md"),
+              driver.get("informationUri"))
         ids = [rule["id"] for rule in driver["rules"]]
         check("sarif: one rule per registered check", ids and sorted(ids) == sorted(registered_checks()),
               ids)
@@ -449,9 +469,10 @@ def test_sarif_structure():
             check(f"sarif rule {rule['id']}: fullDescription from 'What it does'",
                   rule["fullDescription"]["text"].split()[:6] ==
                   body.split("## What it does", 1)[1].split()[:6], rule["fullDescription"])
-            check(f"sarif rule {rule['id']}: helpUri names its document",
-                  rule["helpUri"].startswith("https://") and
-                  rule["helpUri"].endswith(f"/rules/{rule['id']}.md"), rule["helpUri"])
+            check(f"sarif rule {rule['id']}: helpUri is its document beside the binary",
+                  rule.get("helpUri", "").endswith(f"/rules/{rule['id']}.md") and
+                  local_document(rule["helpUri"]) == source_text("rules", rule["id"] + ".md"),
+                  rule.get("helpUri"))
             check(f"sarif rule {rule['id']}: tags", "correctness" in rule["properties"]["tags"])
 
         diagnostics = json.loads(run("--format=json", source).stdout)["diagnostics"]
@@ -657,7 +678,7 @@ def test_suppression_forms():
     suppressed_count = len(expected_all - expected_kept)
     check("suppressions: markdown counts but omits them",
           f"{suppressed_count} findings suppressed by NOLINT comments are not shown" in markdown and
-          markdown.count("| [accum-") == len(expected_kept), markdown)
+          markdown.count(" | accum-") == len(expected_kept), markdown)
 
 
 def test_only_suppressed_findings_exit_0():
@@ -823,15 +844,14 @@ def test_markdown():
     check("markdown: files analysed", "3 files analysed" in text, text[:200])
     check("markdown: a section for the file", re.search(r"^### `.*findings\.cpp`$", text, re.M),
           text)
-    rows = [l for l in text.splitlines() if l.startswith("| ") and "](" in l]
+    rows = [l for l in text.splitlines() if re.match(r"\| \d+:\d+ \|", l)]
     check("markdown: a table row per finding", len(rows) == 2, rows)
     for row, diag in zip(rows, diagnostics):
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
         check("markdown: line cell", cells[0] == f"{diag['line']}:{diag['column']}", cells)
-        link = re.fullmatch(r"\[(.*)\]\((\S+)\)", cells[1])
-        check("markdown: check linked to its rule doc",
-              link and markdown_unescape(link.group(1)) == diag["check"] and
-              link.group(2).endswith(f"/rules/{diag['check']}.md"), cells[1])
+        # No published URL in this build, and a comment cannot open this machine's files.
+        check("markdown: check named, not linked to a local file",
+              markdown_unescape(cells[1]) == diag["check"], cells[1])
         check("markdown: message (escaped)", markdown_unescape(cells[2]) == diag["message"] and
               "accum\\_steps" in cells[2], cells[2])
     check("markdown: errors listed", "### Errors" in text and

@@ -318,9 +318,10 @@ def run_session(workdir):
                   diagnostic.get("range", {}).get("start", {}).get("line") == line, diagnostic)
             check(f"{code}: source gradlint", diagnostic.get("source") == "gradlint", diagnostic)
             check(f"{code}: severity warning", diagnostic.get("severity") == 2, diagnostic)
-            check(f"{code}: codeDescription.href is the rule document",
-                  diagnostic.get("codeDescription", {}).get("href", "").endswith(
-                      f"/rules/{code}.md"), diagnostic)
+            href = diagnostic.get("codeDescription", {}).get("href", "")
+            check(f"{code}: codeDescription.href is the rule document beside the binary",
+                  href.startswith("file:///") and href.endswith(f"/rules/{code}.md") and
+                  os.path.isfile(urllib.parse.unquote(href[len("file://"):])), diagnostic)
             related = diagnostic.get("relatedInformation", [])
             check(f"{code}: relatedInformation for the notes",
                   len(related) >= 1 and all(r["location"]["uri"] == uri and r["message"]
