@@ -105,7 +105,8 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
       array.push_back({{"file", error.file},
                        {"message", error.message},
                        {"line", error.line},
-                       {"column", error.column}});
+                       {"column", error.column},
+                       {"include_not_found", error.includeNotFound}});
     return array;
   };
   Json runs = Json::array();
@@ -149,6 +150,7 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
         item.at("message").get_to(error.message);
         item.at("line").get_to(error.line);
         item.at("column").get_to(error.column);
+        item.at("include_not_found").get_to(error.includeNotFound);
         list.push_back(std::move(error));
       }
     };

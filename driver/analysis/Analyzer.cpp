@@ -375,8 +375,8 @@ void reportParseErrors(const ParseErrorVerdict &verdict, const std::set<std::str
   }
   std::string hint = first.includeNotFound && commandFromNoDatabase ? kNoDatabaseHint : "";
   if (inMainFile(first))
-    result.errors.push_back(
-        {displayName, "does not parse: " + first.message + hint, first.line, first.column});
+    result.errors.push_back({displayName, "does not parse: " + first.message + hint, first.line,
+                             first.column, first.includeNotFound});
   else
     result.errors.push_back(
         {displayName, "does not parse: " + llvm::sys::path::filename(first.file).str() + ":" +

@@ -64,6 +64,8 @@ struct FileError {
   std::string message;
   unsigned line = 0; ///< 1-based; 0 when the error is about the whole file
   unsigned column = 0;
+  /// An #include Clang could not find (the language server shows it on the line).
+  bool includeNotFound = false;
 
   /// "file", "file:line" or "file:line:column", as compilers print it.
   std::string where() const {

@@ -76,23 +76,45 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
         {"source", "gradlint"},
         {"message",
          "gradlint could not analyse this version: " + error + "; its findings are not shown"}};
-    writer_.notify(
-        "textDocument/publishDiagnostics",
-        {{"uri", job.uri}, {"version", job.version}, {"diagnostics", json::array({failure})}});
-    answerWaitingLocked(job.uri, /*answerAll=*/false);
-    return;
+    document.diagnostics = json::array({failure});
+    return showDiagnosticsLocked(job, document.diagnostics);
   }
   // A parse error gets no diagnostic from us, like clang-tidy inside clangd:
   // the compiler errors are clangd's to show. The findings of the code Clang
-  // recovered stay; the reason goes to the client's log once.
+  // recovered stay, with those of the last version that parsed (stale); the
+  // reason goes to the client's log once. An #include not found is ours to
+  // show: it can hide every finding, and clangd may have found it elsewhere.
+  json extra = json::array();
   if (!analysis.errors.empty()) {
-    std::string error = analysis.errors.front().message;
-    if (error != document.lastLoggedError)
-      logToClient(kMessageWarning, job.path + ": " + error +
-                                       " (the findings of the code Clang recovered are shown)");
-    document.lastLoggedError = error;
+    const FileError &first = analysis.errors.front();
+    if (first.message != document.lastLoggedError)
+      logToClient(kMessageWarning, job.path + ": " + first.message +
+                                       " (the findings of the code Clang recovered, and those of "
+                                       "the last version that parsed, are shown)");
+    document.lastLoggedError = first.message;
+    // Only this text's own errors; a broken .gradlint.yaml names itself and shows nothing.
+    if (document.parsedOnce && first.file == job.path) {
+      std::vector<PublishedFinding> stale =
+          staleFindings(job.uri, document.lastParsedFindings, document.lastParsedText, job.text,
+                        document.findings, first.line);
+      for (PublishedFinding &finding : stale)
+        document.findings.push_back(std::move(finding));
+    }
+    if (first.includeNotFound && first.line > 0) {
+      LineIndex lines(job.text);
+      extra.push_back(
+          {{"range",
+            rangeAtColumn(first.line, first.column, lines.line(first.line - 1), encoding_)},
+           {"severity", 2},
+           {"source", "gradlint"},
+           {"message", "gradlint cannot analyse this file without this header (" + first.message +
+                           "); compileCommandsDir in the settings is like -p"}});
+    }
   } else {
     document.lastLoggedError.clear();
+    document.parsedOnce = true;
+    document.lastParsedText = job.text;
+    document.lastParsedFindings = document.findings;
   }
   if (analysis.usedApiModel && !loggedApiModel_) {
     loggedApiModel_ = true;
@@ -103,8 +125,16 @@ void LanguageServer::publishLocked(const AnalysisJob &job, const FileAnalysis &a
   json diagnostics = json::array();
   for (const PublishedFinding &finding : document.findings)
     diagnostics.push_back(finding.diagnostic);
-  writer_.notify("textDocument/publishDiagnostics",
-                 {{"uri", job.uri}, {"version", job.version}, {"diagnostics", diagnostics}});
+  for (json &diagnostic : extra)
+    diagnostics.push_back(std::move(diagnostic));
+  document.diagnostics = std::move(diagnostics);
+  showDiagnosticsLocked(job, document.diagnostics);
+}
+
+void LanguageServer::showDiagnosticsLocked(const AnalysisJob &job, const json &diagnostics) {
+  if (!clientPulls_)
+    writer_.notify("textDocument/publishDiagnostics",
+                   {{"uri", job.uri}, {"version", job.version}, {"diagnostics", diagnostics}});
   answerWaitingLocked(job.uri, /*answerAll=*/false);
 }
 

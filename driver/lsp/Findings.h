@@ -27,6 +27,19 @@ publishedFindings(const std::string &uri, const std::string &path, const std::st
                   const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
                   const std::vector<std::string> &enabledChecks, PositionEncoding encoding);
 
+/// While the document `uri` does not parse, the findings of the last version that
+/// did, moved to the lines they have in `newText`: lines before and after the
+/// edited region keep their findings (shifted); a finding inside the edited
+/// region stays only when the region kept its number of lines. Each is marked
+/// stale (`data.stale`, a note in its message naming `parseErrorLine`, 1-based)
+/// and has no quick fix, since its edits were computed on the old text.
+/// Findings the recovered analysis still reports (same check, same line) are
+/// left out; `current` are those.
+std::vector<PublishedFinding>
+staleFindings(const std::string &uri, const std::vector<PublishedFinding> &lastParsed,
+              const std::string &lastParsedText, const std::string &newText,
+              const std::vector<PublishedFinding> &current, unsigned parseErrorLine);
+
 /// What a codeAction request asks for, checked here (a malformed request is
 /// answered InvalidParams) so that answering it later cannot throw.
 nlohmann::json normalisedCodeActionParams(const nlohmann::json &params);

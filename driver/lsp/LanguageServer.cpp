@@ -105,6 +105,8 @@ void LanguageServer::handleRequest(const json &id, const std::string &method, co
     writer_.respond(id, nullptr);
   } else if (method == "textDocument/codeAction") {
     codeAction(id, params);
+  } else if (method == "textDocument/diagnostic") {
+    pullDiagnostics(id, params);
   } else {
     writer_.respondError(id, rpc_error::MethodNotFound, "method not found: " + method);
   }
@@ -141,6 +143,11 @@ json LanguageServer::initialize(const json &params) {
     for (const json &offered : *encodings)
       if (offered == "utf-8")
         encoding_ = PositionEncoding::Utf8;
+
+  // A client that pulls diagnostics (LSP 3.17) gets them only when it asks,
+  // not twice.
+  clientPulls_ = params.contains("/capabilities/textDocument/diagnostic"_json_pointer) &&
+                 params["capabilities"]["textDocument"]["diagnostic"].is_object();
 
   SetupOptions options = commandLine_;
   std::string checks; // the command line of `gradlint lsp` sets none
@@ -206,6 +213,10 @@ json LanguageServer::initialize(const json &params) {
       {"textDocumentSync",
        {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"diagnosticProvider",
+       {{"identifier", "gradlint"},
+        {"interFileDependencies", false},
+        {"workspaceDiagnostics", false}}},
   };
   return {{"capabilities", capabilities},
           {"serverInfo", {{"name", "gradlint"}, {"version", GRADLINT_VERSION}}}};
@@ -275,12 +286,14 @@ void LanguageServer::didClose(const json &params) {
     return;
   scheduler_.cancelLocked(uri);
   answerWaitingLocked(uri, /*answerAll=*/true);
-  writer_.notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  if (!clientPulls_)
+    writer_.notify("textDocument/publishDiagnostics",
+                   {{"uri", uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::codeAction(const json &id, const json &params) {
-  WaitingCodeAction request{id, params.at("textDocument").at("uri"), 0,
-                            normalisedCodeActionParams(params)};
+  WaitingRequest request{id, params.at("textDocument").at("uri"), 0,
+                         normalisedCodeActionParams(params)};
   auto guard = scheduler_.lock();
   auto found = documents_.find(request.uri);
   if (found == documents_.end())
@@ -292,7 +305,31 @@ void LanguageServer::codeAction(const json &id, const json &params) {
   waiting_.push_back(std::move(request));
 }
 
-void LanguageServer::answerCodeActionLocked(const WaitingCodeAction &request,
+void LanguageServer::pullDiagnostics(const json &id, const json &params) {
+  WaitingRequest request{id, params.at("textDocument").at("uri"), 0, json::object(), true};
+  if (params.contains("previousResultId") && params["previousResultId"].is_string())
+    request.params["previousResultId"] = params["previousResultId"];
+  auto guard = scheduler_.lock();
+  auto found = documents_.find(request.uri);
+  if (found == documents_.end() || found->second.analysedVersion == found->second.version)
+    return answerDiagnosticPullLocked(request,
+                                      found == documents_.end() ? nullptr : &found->second);
+  waiting_.push_back(std::move(request));
+}
+
+void LanguageServer::answerDiagnosticPullLocked(const WaitingRequest &request,
+                                                const Document *document) {
+  if (!document || !document->analysed)
+    return writer_.respond(request.id, {{"kind", "full"}, {"items", json::array()}});
+  // The result names the analysed version: the same id means nothing changed.
+  std::string resultId = std::to_string(document->analysedVersion);
+  if (request.params.value("previousResultId", std::string()) == resultId)
+    return writer_.respond(request.id, {{"kind", "unchanged"}, {"resultId", resultId}});
+  writer_.respond(request.id,
+                  {{"kind", "full"}, {"resultId", resultId}, {"items", document->diagnostics}});
+}
+
+void LanguageServer::answerCodeActionLocked(const WaitingRequest &request,
                                             const Document *document) {
   // Actions come only from the findings of the text the client has now.
   if (!document || !document->analysed || document->analysedVersion != request.version ||
@@ -304,11 +341,21 @@ void LanguageServer::answerCodeActionLocked(const WaitingCodeAction &request,
 void LanguageServer::answerWaitingLocked(const std::string &uri, bool answerAll) {
   auto document = documents_.find(uri);
   for (auto it = waiting_.begin(); it != waiting_.end();) {
-    bool current = document != documents_.end() && it->version == document->second.version;
-    bool ready =
-        current && document->second.analysed && document->second.analysedVersion == it->version;
+    const Document *open = document == documents_.end() ? nullptr : &document->second;
+    if (it->uri == uri && it->diagnosticPull) {
+      // A pull is about the document, whichever version is current.
+      if (answerAll || !open || (open->analysed && open->analysedVersion == open->version)) {
+        answerDiagnosticPullLocked(*it, open);
+        it = waiting_.erase(it);
+      } else {
+        ++it;
+      }
+      continue;
+    }
+    bool current = open && it->version == open->version;
+    bool ready = current && open->analysed && open->analysedVersion == it->version;
     if (it->uri == uri && (answerAll || !current || ready)) {
-      answerCodeActionLocked(*it, document == documents_.end() ? nullptr : &document->second);
+      answerCodeActionLocked(*it, open);
       it = waiting_.erase(it);
     } else {
       ++it;
@@ -320,7 +367,7 @@ void LanguageServer::cancelRequest(const json &params) {
   json id = params.at("id");
   auto guard = scheduler_.lock();
   auto found = std::find_if(waiting_.begin(), waiting_.end(),
-                            [&](const WaitingCodeAction &request) { return request.id == id; });
+                            [&](const WaitingRequest &request) { return request.id == id; });
   if (found == waiting_.end())
     return; // already answered
   writer_.respondError(id, rpc_error::RequestCancelled, "request cancelled");
@@ -332,8 +379,11 @@ void LanguageServer::shutdown() {
   auto guard = scheduler_.lock();
   shutdownRequested_ = true;
   scheduler_.clearLocked();
-  for (const WaitingCodeAction &request : waiting_)
-    writer_.respond(request.id, json::array());
+  for (const WaitingRequest &request : waiting_)
+    if (request.diagnosticPull)
+      writer_.respond(request.id, {{"kind", "full"}, {"items", json::array()}});
+    else
+      writer_.respond(request.id, json::array());
   waiting_.clear();
 }
 

@@ -40,14 +40,26 @@ struct Document {
   int64_t analysedVersion = 0;
   std::vector<PublishedFinding> findings;
   std::string lastLoggedError; ///< a file error is logged once until it changes
+  /// The last version that parsed, and its findings: shown as stale while the
+  /// text does not parse (a half-typed line can hide the whole loop).
+  bool parsedOnce = false;
+  std::string lastParsedText;
+  std::vector<PublishedFinding> lastParsedFindings;
+  /// The diagnostics of `analysedVersion` as published (findings, a failure,
+  /// an #include not found), for pull requests.
+  nlohmann::json diagnostics = nlohmann::json::array();
 };
 
-/// A codeAction request that waits for the analysis of the version it was asked about.
-struct WaitingCodeAction {
+/// A request that waits for the analysis of the document's current version: a
+/// codeAction (about the version it was asked about) or a pull of the
+/// document's diagnostics (textDocument/diagnostic: about whatever version is
+/// current when an analysis ends).
+struct WaitingRequest {
   nlohmann::json id;
   std::string uri;
   int64_t version = 0;
   nlohmann::json params;
+  bool diagnosticPull = false;
 };
 
 class LanguageServer {
@@ -71,16 +83,20 @@ private:
   void didSave(const json &params);
   void didClose(const json &params);
   void codeAction(const json &id, const json &params);
+  void pullDiagnostics(const json &id, const json &params);
   void cancelRequest(const json &params);
   void shutdown();
   int exitCode();
 
   // Called with the scheduler's lock held.
   void scheduleLocked(const Document &document, int delayMs);
-  void answerCodeActionLocked(const WaitingCodeAction &request, const Document *document);
+  void answerCodeActionLocked(const WaitingRequest &request, const Document *document);
+  void answerDiagnosticPullLocked(const WaitingRequest &request, const Document *document);
   void answerWaitingLocked(const std::string &uri, bool answerAll);
   void publishLocked(const AnalysisJob &job, const FileAnalysis &analysis,
                      std::vector<PublishedFinding> findings);
+  /// Pushes `diagnostics` (unless the client pulls) and answers the waiting requests.
+  void showDiagnosticsLocked(const AnalysisJob &job, const json &diagnostics);
 
   /// The worker's part: analyses `job`; what it returns publishes the result.
   std::function<void()> analyse(const AnalysisJob &job);
@@ -110,7 +126,9 @@ private:
   Scheduler scheduler_;
   // Guarded by the scheduler's lock.
   std::map<std::string, Document> documents_; ///< open documents by URI
-  std::vector<WaitingCodeAction> waiting_;
+  std::vector<WaitingRequest> waiting_;
+  /// The client pulls diagnostics (textDocument/diagnostic): none are pushed.
+  bool clientPulls_ = false;
   bool loggedApiModel_ = false;
 };
 

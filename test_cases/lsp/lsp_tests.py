@@ -2,7 +2,9 @@
 """`gradlint lsp`: a scripted editor session over JSON-RPC with Content-Length
 framing. Initialize, diagnostics of unsaved text, stale versions dropped,
 quick fixes that remove their finding, UTF-16 and UTF-8 positions, NOLINT in
-unsaved text, errors (-32002, -32601, -32800, malformed frames), didClose,
+unsaved text, stale findings while a half-typed line hides the loop, pull
+diagnostics, an #include not found shown on its line, errors (-32002,
+-32601, -32800, malformed frames), didClose,
 shutdown and exit codes; the preamble cache for unsaved text (a hit after a
 body edit, a new PCH when the include lines change, eviction), the cache
 options, and 10,000 nested ifs in a buffer. Every wait has a timeout.
@@ -208,9 +210,94 @@ def main():
         run_cache_session(workdir)
         run_cache_options(workdir)
         run_isolation_session(workdir)
+        run_pull_session(workdir)
+        run_include_not_found_session(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.exit(summary())
+
+
+def run_pull_session(workdir):
+    """A client that pulls diagnostics (textDocument/diagnostic, LSP 3.17)."""
+    source = os.path.join(workdir, "pulled.cpp")
+    shutil.copy(EXAMPLE, source)
+    with open(EXAMPLE, encoding="utf-8") as f:
+        buggy = f.read()
+    uri = file_uri(source)
+    server = Server()
+    try:
+        request_id = server.request("initialize", {
+            "processId": os.getpid(), "rootUri": None,
+            "capabilities": {"textDocument": {"diagnostic": {"dynamicRegistration": False}}},
+            "initializationOptions": {"debounceMs": DEBOUNCE_MS}})
+        reply = server.response(request_id, timeout=10)
+        server.notify("initialized", {})
+        provider = (reply or {}).get("result", {}).get("capabilities", {}).get("diagnosticProvider")
+        check("pull: diagnosticProvider, per document",
+              provider is not None and provider.get("interFileDependencies") is False and
+              provider.get("workspaceDiagnostics") is False, provider)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": buggy}})
+        # Asked at once: the answer waits for the analysis of the open version.
+        first = server.response(server.request("textDocument/diagnostic",
+                                               {"textDocument": {"uri": uri}}))
+        report = (first or {}).get("result", {})
+        check("pull: a full report with the findings",
+              report.get("kind") == "full" and codes({"diagnostics": report.get("items", [])}) ==
+              sorted(EXPECTED), report)
+        again = server.response(server.request("textDocument/diagnostic", {
+            "textDocument": {"uri": uri}, "previousResultId": report.get("resultId")}))
+        check("pull: unchanged for the same result id",
+              (again or {}).get("result", {}).get("kind") == "unchanged", again)
+        lines = buggy.split("\n")
+        lines[EXPECTED["accum-misplaced-zero-grad"]] += "  // NOLINT(accum-misplaced-zero-grad)"
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": "\n".join(lines)}]})
+        changed = server.response(server.request("textDocument/diagnostic", {
+            "textDocument": {"uri": uri}, "previousResultId": report.get("resultId")}))
+        items = (changed or {}).get("result", {}).get("items")
+        check("pull: after a change, the new version's findings",
+              items is not None and codes({"diagnostics": items}) ==
+              sorted(set(EXPECTED) - {"accum-misplaced-zero-grad"}), changed)
+        server.drain(1)
+        check("pull: nothing pushed to a client that pulls",
+              server.published_versions(uri) == [], server.published_versions(uri))
+        closed = os.path.join(workdir, "never-opened.cpp")
+        unknown = server.response(server.request("textDocument/diagnostic",
+                                                 {"textDocument": {"uri": file_uri(closed)}}))
+        check("pull: a document not open gets an empty report",
+              (unknown or {}).get("result") == {"kind": "full", "items": []}, unknown)
+        server.shutdown()
+    finally:
+        server.kill()
+
+
+def run_include_not_found_session(workdir):
+    """An #include not found (no compile_commands.json gave the include path)
+    is shown on its line, with what to set."""
+    project = os.path.join(workdir, "no-database")
+    os.makedirs(project)
+    source = os.path.join(project, "train.cpp")
+    text = '#include <torch/torch.h>\n#include "proj/trainer.h"\n\nint main() { return 0; }\n'
+    with open(source, "w", encoding="utf-8") as f:
+        f.write(text)
+    uri = file_uri(source)
+    server = Server()
+    try:
+        initialize(server)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+        published = server.publish(uri, 1)
+        shown = [d for d in (published or {}).get("diagnostics", [])
+                 if "proj/trainer.h" in d.get("message", "")]
+        check("include not found: a diagnostic on the #include line",
+              len(shown) == 1 and shown[0]["range"]["start"]["line"] == 1, published)
+        check("include not found: it names compileCommandsDir and -p",
+              shown and "compileCommandsDir" in shown[0]["message"] and
+              "-p" in shown[0]["message"], shown)
+        server.shutdown()
+    finally:
+        server.kill()
 
 
 def run_isolation_session(workdir):
@@ -458,6 +545,45 @@ def run_session(workdir):
         logged = server.wait_for(lambda m: m.get("method") == "window/logMessage" and
                                  "does not parse" in m["params"]["message"], timeout=5)
         check("text that does not parse: the reason is logged to the client", logged is not None)
+        check("text that does not parse: nothing marked stale when Clang recovered it all",
+              broken is not None and
+              not any(d.get("data", {}).get("stale") for d in broken["diagnostics"]), broken)
+
+        # A half-typed statement in the loop body: Clang drops the loop, and
+        # with it every finding there. The last findings that parsed stay,
+        # marked stale, moved below the new line, and without quick fixes.
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 14},
+                                                 "contentChanges": [{"text": buggy}]})
+        check("the text parses again: its findings", codes(server.publish(uri, 14)) ==
+              sorted(EXPECTED))
+        half_typed = buggy.split("\n")
+        half_typed.insert(EXPECTED["accum-missing-loss-division"] - 1, "      auto x = ")
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 15},
+                                                 "contentChanges": [{"text": "\n".join(half_typed)}]})
+        typing = server.publish(uri, 15)
+        check("half-typed line in the loop: the last findings that parsed are still shown",
+              codes(typing) == sorted(EXPECTED), typing and codes(typing))
+        for code, line in EXPECTED.items():
+            moved = line + (line >= EXPECTED["accum-missing-loss-division"] - 1)
+            diagnostic = find(typing, code) or {}
+            check(f"half-typed line: {code} marked stale, at its line after the insertion",
+                  diagnostic.get("data", {}).get("stale") is True and
+                  "from the last version that parsed" in diagnostic.get("message", "") and
+                  diagnostic.get("range", {}).get("start", {}).get("line") == moved, diagnostic)
+        stale_fix = server.response(server.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": RESET_LINE, "character": 0},
+                      "end": {"line": RESET_LINE, "character": 200}},
+            "context": {"diagnostics": []}}))
+        check("half-typed line: no quick fix from a stale finding",
+              stale_fix is not None and stale_fix.get("result") == [], stale_fix)
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 16},
+                                                 "contentChanges": [{"text": buggy}]})
+        recovered = server.publish(uri, 16)
+        check("the line finished: fresh findings, none stale",
+              codes(recovered) == sorted(EXPECTED) and
+              not any(d.get("data", {}).get("stale") for d in recovered["diagnostics"]),
+              recovered)
 
         # Errors: unknown method, malformed frames and JSON, a non-file URI.
         unknown = server.response(server.request("gradlint/noSuchMethod", {}), timeout=10)
