@@ -64,6 +64,8 @@ class LspClient:
             try:
                 message = self.messages.get(timeout=min(1.0, deadline - time.monotonic()))
             except queue.Empty:
+                if self.process.poll() is not None and self.messages.empty():
+                    return None  # the server has exited: nothing more will come
                 continue
             self.received.append(message)
             if predicate(message):
