@@ -18,8 +18,10 @@ endfunction()
 
 # npm ci deletes and refetches node_modules, so only when it is missing
 # (.ci/setup has usually run it already; the build then needs no network).
-if(NOT EXISTS ${extension_dir}/node_modules/.package-lock.json)
-  run_in_extension_dir(${NPM} ci --no-audit --no-fund)
+# No install scripts: they fetch keytar and vsce-sign binaries, which only
+# publishing uses, not `vsce package`.
+if(NOT EXISTS ${extension_dir}/node_modules)
+  run_in_extension_dir(${NPM} ci --no-audit --no-fund --ignore-scripts)
 endif()
 get_filename_component(vsix_dir ${VSIX} DIRECTORY)
 file(MAKE_DIRECTORY ${vsix_dir})
