@@ -84,6 +84,7 @@ struct RunResult {
   /// Said without failing the run (what the API model lacked in a file).
   std::vector<FileError> notes;
   unsigned files = 0;
+  std::vector<std::string> fileNames; ///< the files analysed, as given
 };
 
 } // namespace gradlint

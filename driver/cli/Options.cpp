@@ -28,7 +28,8 @@ const char *usageText() {
          "                      .gradlint.yaml found above each file\n"
          "  --dump-config       print each file's effective configuration and exit\n"
          "  --format=<f>        output format: text (default), json, sarif, github\n"
-         "                      (workflow commands) or markdown (a PR comment)\n"
+         "                      (workflow commands), markdown (a PR comment), gitlab\n"
+         "                      (Code Quality report) or junit (JUnit XML)\n"
          "  -o, --output-file=<f>  write the report to <f> (whole, or not at all)\n"
          "                      instead of stdout; errors still go to stderr\n"
          "  --statistics        print how many findings each check produced (and how\n"
@@ -313,9 +314,13 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
         options.format = OutputFormat::Github;
       else if (value == "markdown")
         options.format = OutputFormat::Markdown;
+      else if (value == "gitlab")
+        options.format = OutputFormat::Gitlab;
+      else if (value == "junit")
+        options.format = OutputFormat::Junit;
       else
         error = "unknown output format '" + value +
-                "' (expected text, json, sarif, github or markdown)";
+                "' (expected text, json, sarif, github, markdown, gitlab or junit)";
     } else if (arg.rfind("-j", 0) == 0 && arg != "-j" && arg.size() > 2 &&
                std::isdigit(static_cast<unsigned char>(arg[2]))) {
       value = arg.substr(2);

@@ -8,7 +8,7 @@
 
 namespace gradlint {
 
-enum class OutputFormat { Text, Json, Sarif, Github, Markdown };
+enum class OutputFormat { Text, Json, Sarif, Github, Markdown, Gitlab, Junit };
 
 struct Options {
   std::vector<std::string> files;

@@ -395,6 +395,7 @@ int main(int argc, char **argv) {
     for (Diagnostic &unused : suppressions.unusedSuppressions())
       result.diagnostics.push_back(std::move(unused));
   result.files = static_cast<unsigned>(options.files.size());
+  result.fileNames = options.files;
   if (diffMode) {
     keepChangedLines(result.diagnostics, changed);
     keepChangedLines(suppressed, changed);
@@ -452,6 +453,10 @@ int main(int argc, char **argv) {
     writeGithub(result, out);
   } else if (options.format == OutputFormat::Markdown) {
     writeMarkdown(result, suppressed.size(), options.confirm, out);
+  } else if (options.format == OutputFormat::Gitlab) {
+    writeGitlab(result, out);
+  } else if (options.format == OutputFormat::Junit) {
+    writeJunit(result, out);
   } else {
     bool color = options.color == Options::Color::Always ||
                  (options.color == Options::Color::Auto && options.outputFile.empty() &&

@@ -3,6 +3,7 @@
 
 #include "driver/analysis/Diagnostics.h"
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,9 +24,23 @@ void writeGithub(const RunResult &result, std::ostream &out);
 void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm,
                    std::ostream &out);
 
+/// GitLab's Code Quality report: a JSON array of issues (file errors are blockers).
+void writeGitlab(const RunResult &result, std::ostream &out);
+/// JUnit XML: a test suite per file, a failing test case per finding.
+void writeJunit(const RunResult &result, std::ostream &out);
+
 /// --statistics: one line per check (count, check, how many --fix fixes) and
 /// a total; with `json`, an array of {check, count, fixable, fixable_unsafe}.
 void writeStatistics(const RunResult &result, bool json, std::ostream &out);
+
+/// Per finding: its check id, its source line without comments and
+/// whitespace runs, and how many equal (file, check, line) findings precede
+/// it, hashed, then ":<occurrence>". No line numbers, so inserting lines above
+/// a finding keeps its fingerprint; unique within a file.
+std::map<const Diagnostic *, std::string>
+stableFingerprints(std::vector<const Diagnostic *> diagnostics);
+/// The first `bytes` bytes of SHA-256(`text`), in hex.
+std::string hexDigest(const std::string &text, size_t bytes);
 
 /// A check's documentation: rules/<id>.md (the README's suppression section for
 /// gradlint-unused-suppression) under the GRADLINT_DOCS_URL the build was

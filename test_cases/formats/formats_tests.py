@@ -934,12 +934,99 @@ def test_fix_rendering():
     check("sarif: no fixes on a finding without one", "fixes" not in unfixed)
 
 
+def test_gitlab():
+    """GitLab's Code Quality report (the fields its merge-request widget reads)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(os.path.join(tmp, "repo"))
+        os.makedirs(os.path.join(repo, "src"))
+        source = os.path.join(repo, "src", "train.cpp")
+        original = lines_of(os.path.join(INPUTS, "findings.cpp"))
+        with open(source, "w") as f:
+            f.write("\n".join(original))
+        missing = os.path.join(repo, "src", "missing.cpp")
+        result = run("--format=gitlab", source, missing, cwd=tmp)
+        issues = json.loads(result.stdout)
+        diagnostics = json.loads(run("--format=json", source).stdout)["diagnostics"]
+        findings = [i for i in issues if i.get("check_name") != "gradlint-file-error"]
+        check("gitlab: a JSON array, one issue per finding", isinstance(issues, list) and
+              [(i["check_name"], i["location"]["positions"]["begin"]["line"]) for i in findings] ==
+              [(d["check"], d["line"]) for d in diagnostics], issues)
+        for issue in findings:
+            check(f"gitlab {issue['check_name']}: the fields Code Quality needs",
+                  issue["type"] == "issue" and issue["description"] and
+                  issue["severity"] in {"info", "minor", "major", "critical", "blocker"} and
+                  isinstance(issue["fingerprint"], str) and len(issue["fingerprint"]) == 32, issue)
+            check(f"gitlab {issue['check_name']}: path relative to the repository",
+                  issue["location"]["path"] == "src/train.cpp", issue["location"])
+            check(f"gitlab {issue['check_name']}: the notes as the body",
+                  "accumulation window" in issue.get("content", {}).get("body", ""), issue)
+        check("gitlab: fingerprints unique", len({i["fingerprint"] for i in issues}) == len(issues),
+              [i["fingerprint"] for i in issues])
+        errors = [i for i in issues if i.get("check_name") == "gradlint-file-error"]
+        check("gitlab: a file that cannot be analysed is a blocker issue",
+              len(errors) == 1 and errors[0]["severity"] == "blocker" and
+              errors[0]["location"]["path"] == "src/missing.cpp", errors)
+        check("gitlab: exit status as with other formats", result.returncode == 2, result.returncode)
+
+        # Lines inserted above: the same issues (GitLab matches them by fingerprint).
+        with open(source, "w") as f:
+            f.write("\n".join(["// added", ""] + original))
+        moved = json.loads(run("--format=gitlab", source, cwd=tmp).stdout)
+        check("gitlab: fingerprints stable when lines are inserted above",
+              sorted(i["fingerprint"] for i in moved) == sorted(i["fingerprint"] for i in findings),
+              moved)
+        check("gitlab: clean file: an empty array",
+              json.loads(run("--format=gitlab", os.path.join(INPUTS, "clean.cpp")).stdout) == [])
+
+
+def test_junit():
+    """JUnit XML: a suite per file, a failing case per finding, escaped text."""
+    import xml.etree.ElementTree as ElementTree
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(os.path.join(tmp, "repo"))
+        # Markup characters in a path must be escaped to stay well-formed XML.
+        source = os.path.join(repo, 'a&b <"loop">.cpp')
+        shutil.copy(os.path.join(INPUTS, "findings.cpp"), source)
+        clean = os.path.join(repo, "clean.cpp")
+        shutil.copy(os.path.join(INPUTS, "clean.cpp"), clean)
+        missing = os.path.join(repo, "missing.cpp")
+        result = run("--format=junit", source, clean, missing, cwd=repo)
+        try:
+            root = ElementTree.fromstring(result.stdout)
+        except ElementTree.ParseError as error:
+            check("junit: well-formed XML", False, f"{error}: {result.stdout[:300]}")
+            return
+        check("junit: well-formed XML", True)
+        diagnostics = json.loads(run("--format=json", source).stdout)["diagnostics"]
+        suites = root.findall("testsuite")
+        check("junit: a suite per file, in the order given",
+              [s.get("name") for s in suites] == ['a&b <"loop">.cpp', "clean.cpp", "missing.cpp"],
+              [s.get("name") for s in suites])
+        cases = suites[0].findall("testcase")
+        check("junit: a failing case per finding, its check as the failure type",
+              [(c.find("failure").get("type"), c.get("line")) for c in cases] ==
+              [(d["check"], str(d["line"])) for d in diagnostics], result.stdout[:500])
+        check("junit: the failure text has the message and the notes",
+              all(d["message"] in c.find("failure").text and "note:" in c.find("failure").text
+                  for c, d in zip(cases, diagnostics)))
+        clean_cases = suites[1].findall("testcase")
+        check("junit: a clean file passes one case",
+              len(clean_cases) == 1 and not list(clean_cases[0]) and suites[1].get("failures") == "0",
+              ElementTree.tostring(suites[1]))
+        check("junit: a file that cannot be analysed errors",
+              suites[2].find("testcase/error") is not None and suites[2].get("errors") == "1",
+              ElementTree.tostring(suites[2]))
+        totals = [root.get(k) for k in ("tests", "failures", "errors")]
+        check("junit: totals add up", totals == [str(len(diagnostics) + 2), str(len(diagnostics)),
+                                                 "1"], totals)
+
+
 def test_format_option():
     bad = run("--format=xml", os.path.join(INPUTS, "clean.cpp"))
     check("unknown format: exit 2 with the choices", bad.returncode == 2 and
-          "sarif, github or markdown" in bad.stderr, bad.stderr)
+          "sarif, github, markdown, gitlab or junit" in bad.stderr, bad.stderr)
     check("--help lists the formats and the option", all(
-        word in run("--help").stdout for word in ("sarif", "github", "markdown",
+        word in run("--help").stdout for word in ("sarif", "github", "markdown", "gitlab", "junit",
                                                   "--report-unused-suppressions")))
 
 
@@ -947,7 +1034,7 @@ for test in [test_schema_checker_rejects_invalid_sarif, test_sarif_structure, te
              test_sarif_uris, test_fingerprints, test_suppression_forms,
              test_only_suppressed_findings_exit_0, test_unmatched_blocks, test_unused_suppressions,
              test_github, test_github_error_severity_and_clean, test_markdown, test_fix_rendering,
-             test_format_option]:
+             test_gitlab, test_junit, test_format_option]:
     try:
         test()
     except Exception as error:  # a crash in one test is a failure, not the end of the run
