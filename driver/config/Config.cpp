@@ -3,7 +3,9 @@
 #include "driver/analysis/BoundedFile.h"
 #include "driver/config/CheckSelection.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -16,7 +18,8 @@ namespace gradlint {
 
 namespace {
 
-const char *const kTopLevelKeys = "Checks, WarningsAsErrors, InheritParentConfig, CheckOptions";
+const char *const kTopLevelKeys =
+    "Checks, WarningsAsErrors, InheritParentConfig, CheckOptions, PerFileIgnores";
 
 /// Reads one YAML document; the first problem wins and names line and column.
 class ConfigReader {
@@ -151,11 +154,40 @@ private:
           fail(value, "InheritParentConfig must be true or false");
       } else if (*key == "CheckOptions") {
         readCheckOptions(value, out);
+      } else if (*key == "PerFileIgnores") {
+        readPerFileIgnores(value, out);
       } else {
         fail(entry.getKey(), "unknown key '" + *key + "' (expected " + kTopLevelKeys + ")");
       }
       if (error_)
         return;
+    }
+  }
+
+  void readPerFileIgnores(llvm::yaml::Node *node, ConfigFile &out) {
+    if (!node || llvm::isa<llvm::yaml::NullNode>(node))
+      return;
+    auto *mapping = llvm::dyn_cast<llvm::yaml::MappingNode>(node);
+    if (!mapping)
+      return fail(node, "PerFileIgnores must be a mapping of path globs to check globs");
+    for (llvm::yaml::KeyValueNode &entry : *mapping) {
+      std::optional<std::string> pattern = scalar(entry.getKey());
+      if (error_)
+        return;
+      if (!pattern || pattern->empty())
+        return fail(entry.getKey(), "expected a path glob");
+      if (auto invalid = llvm::GlobPattern::create(*pattern); !invalid)
+        return fail(entry.getKey(), "PerFileIgnores: invalid path glob '" + *pattern +
+                                        "': " + llvm::toString(invalid.takeError()));
+      std::optional<std::string> globs = checkGlobs(entry.getValue(), "PerFileIgnores");
+      if (!globs)
+        return;
+      for (llvm::StringRef glob : llvm::split(*globs, ','))
+        if (glob.trim().starts_with("-"))
+          return fail(entry.getValue(), "PerFileIgnores names the checks to turn off, without "
+                                        "'-' ('" +
+                                            glob.trim().str() + "')");
+      out.perFileIgnores.emplace_back(*pattern, *globs);
     }
   }
 
@@ -221,6 +253,26 @@ std::string absolutePath(const std::string &path) {
   llvm::sys::fs::make_absolute(absolute);
   llvm::sys::path::remove_dots(absolute, true);
   return std::string(absolute);
+}
+
+/// A PerFileIgnores glob against a file: with a '/', the path relative to the
+/// configuration's directory (a file outside it never matches); without one,
+/// the file name, as in .gitignore. '*' also crosses '/', so "**" works too.
+bool pathMatches(const std::string &pattern, const std::string &file,
+                 const std::string &configDirectory) {
+  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pattern);
+  if (!glob) {
+    llvm::consumeError(glob.takeError());
+    return false;
+  }
+  if (pattern.find('/') == std::string::npos)
+    return glob->match(llvm::sys::path::filename(file));
+  llvm::StringRef relative(file);
+  if (!relative.consume_front(configDirectory) ||
+      !(relative.consume_front("/") || configDirectory.back() == '/'))
+    return false;
+  return glob->match(llvm::StringRef(pattern).starts_with("./") ? "./" + relative.str()
+                                                                : relative.str());
 }
 
 std::string yamlQuoted(const std::string &text) {
@@ -332,6 +384,13 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
       merged[key] = values;
   }
   checks += "," + commandLineChecks_;
+  // PerFileIgnores come last, after --checks too: a path that is off stays off.
+  for (auto config = chain.rbegin(); config != chain.rend(); ++config)
+    for (const auto &[pattern, globs] : (*config)->perFileIgnores)
+      if (pathMatches(pattern, absolutePath(sourceFile),
+                      parentDirectory(absolutePath((*config)->path))))
+        for (llvm::StringRef glob : llvm::split(globs, ','))
+          checks += ",-" + glob.trim().str();
   warningsAsErrors += "," + commandLineWarningsAsErrors_;
   if (auto error = selectChecks(checks, registeredChecks_, out.enabledChecks))
     return FileError{configFile_, *error, 0, 0}; // only the command line can still be wrong

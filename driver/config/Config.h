@@ -8,6 +8,8 @@
 //   CheckOptions:
 //     GradientSyncFunctions: [sync_gradients, 'dist::average_grads']
 //     accum-double-world-size-scaling.WorldSizeNames: num_replicas
+//   PerFileIgnores:                   # checks off for some paths, last
+//     'tests/**': accum-misplaced-zero-grad
 #pragma once
 
 #include "driver/analysis/Diagnostics.h"
@@ -30,6 +32,9 @@ struct ConfigFile {
   std::string warningsAsErrors; ///< comma-separated globs ("" when absent)
   /// "GradientSyncFunctions" (every check) or "accum-x.GradientSyncFunctions".
   std::map<std::string, std::vector<std::string>> checkOptions;
+  /// PerFileIgnores: a path glob (relative to the file's directory; without
+  /// '/', a file name) and the comma-separated check globs turned off there.
+  std::vector<std::pair<std::string, std::string>> perFileIgnores;
 };
 
 /// Parses `text` (read from `path`); a bad file is one error naming its line

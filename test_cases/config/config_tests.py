@@ -176,6 +176,54 @@ BAD_CONFIGS = [
 ]
 
 
+def test_per_file_ignores(tmp):
+    base = os.path.join(tmp, "per-file")
+    paths = {where: os.path.join(base, where) for where in
+             ("src/train.cpp", "src/tests/train_test.cpp", "third_party/lib/loop.cpp",
+              "tools/bench.cpp")}
+    for path in paths.values():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copy(MNIST, path)
+    write(os.path.join(base, ".gradlint.yaml"), """PerFileIgnores:
+  'src/tests/**': accum-misplaced-zero-grad
+  'third_party/*': '*'
+  'bench.cpp': [accum-per-micro-batch-clip, accum-missing-loss-*]
+""")
+    _, all_findings, errors = findings(*paths.values())
+    by_file = {where: checks_of([d for d in all_findings if d["file"] == path])
+               for where, path in paths.items()}
+    three = ["accum-misplaced-zero-grad", "accum-missing-loss-division", "accum-per-micro-batch-clip"]
+    check("PerFileIgnores: a file no pattern matches keeps every finding",
+          by_file["src/train.cpp"] == three, (by_file, errors))
+    check("PerFileIgnores: 'src/tests/**' turns one check off below it",
+          by_file["src/tests/train_test.cpp"] == three[1:], by_file)
+    check("PerFileIgnores: '*' turns every check off ('*' crosses '/')",
+          by_file["third_party/lib/loop.cpp"] == [], by_file)
+    check("PerFileIgnores: a pattern without '/' matches the file name, globs in the list",
+          by_file["tools/bench.cpp"] == ["accum-misplaced-zero-grad"], by_file)
+    _, cli, _ = findings("--checks=accum-*", paths["src/tests/train_test.cpp"])
+    check("PerFileIgnores: still off after --checks", checks_of(cli) == three[1:], checks_of(cli))
+    dump = run("--dump-config", paths["src/tests/train_test.cpp"])
+    check("PerFileIgnores: --dump-config shows the file's checks without the ignored one",
+          "accum-misplaced-zero-grad" not in dump.stdout.split("Checks:")[1].splitlines()[0],
+          dump.stdout)
+    # Patterns are relative to the directory of the file that says them.
+    write(os.path.join(base, "src", ".gradlint.yaml"),
+          "InheritParentConfig: true\nPerFileIgnores:\n  'train.cpp': accum-per-micro-batch-clip\n")
+    _, nested, _ = findings(paths["src/train.cpp"])
+    check("PerFileIgnores: a nested file's patterns, with the parent's",
+          checks_of(nested) == three[:2], checks_of(nested))
+    for text, phrase in (("PerFileIgnores: [a]\n", "mapping of path globs"),
+                         ("PerFileIgnores:\n  'src/[': '*'\n", "invalid path glob"),
+                         ("PerFileIgnores:\n  'src/*': accum-no-such-check\n", "accum-no-such-check"),
+                         ("PerFileIgnores:\n  'src/*': '-accum-*'\n", "without '-'")):
+        write(os.path.join(base, "src", ".gradlint.yaml"), text)
+        result = run(paths["src/train.cpp"])
+        check(f"PerFileIgnores: bad entry ({phrase}) is a one-line error, exit 2",
+              result.returncode == 2 and phrase in result.stderr and
+              len([l for l in result.stderr.splitlines() if "error:" in l]) == 1, result.stderr)
+
+
 def test_bad_configs(tmp):
     good_dir = os.path.join(tmp, "good")
     good = copy_input(good_dir, "names", "")
@@ -244,6 +292,7 @@ def main():
         test_options_change_findings(tmp)
         test_checks_and_nearest_config(tmp)
         test_warnings_as_errors(tmp)
+        test_per_file_ignores(tmp)
         test_bad_configs(tmp)
         test_clang_tidy_plugin(tmp)
     finally:
