@@ -131,6 +131,7 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                  {"built", analysis.preambleUse.built},
                  {"pch", analysis.preambleUse.pch}}},
                {"real_paths", analysis.realPaths},
+               {"files_read", analysis.filesRead},
                {"model_dump", analysis.modelDump},
                {"loop_runs", std::move(runs)}};
   return Json::to_cbor(json);
@@ -172,6 +173,7 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     preambleUse.at("built").get_to(decoded.preambleUse.built);
     preambleUse.at("pch").get_to(decoded.preambleUse.pch);
     json.at("real_paths").get_to(decoded.realPaths);
+    json.at("files_read").get_to(decoded.filesRead);
     json.at("model_dump").get_to(decoded.modelDump);
     for (const Json &item : json.at("loop_runs"))
       decoded.loopRuns.push_back(loopRunFromJson(item));

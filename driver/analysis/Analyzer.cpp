@@ -21,6 +21,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Serialization/ASTReader.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -77,6 +78,35 @@ struct TranslationUnitJob {
   /// declares: an undeclared name may then be one the model lacks.
   bool *usesModelNamespace;
 };
+
+/// Every file `compiler` read besides `mainFile` (a real path), absolute: those
+/// its source manager opened and the inputs of a precompiled preamble, whose
+/// headers the source manager may never open.
+std::vector<std::string> filesReadBy(clang::CompilerInstance &compiler,
+                                     const std::string &mainFile) {
+  std::set<std::string> files;
+  clang::FileManager &fileManager = compiler.getFileManager();
+  auto add = [&](llvm::StringRef name) {
+    llvm::SmallString<256> path(name);
+    fileManager.makeAbsolutePath(path);
+    llvm::sys::path::remove_dots(path, true);
+    llvm::SmallString<256> real;
+    if (!llvm::sys::fs::real_path(path, real) && std::string(real) == mainFile)
+      return;
+    files.insert(std::string(path));
+  };
+  const clang::SourceManager &sm = compiler.getSourceManager();
+  for (auto file = sm.fileinfo_begin(); file != sm.fileinfo_end(); ++file)
+    add(file->first.getName());
+  if (llvm::IntrusiveRefCntPtr<clang::ASTReader> reader = compiler.getASTReader())
+    for (clang::serialization::ModuleFile &module : reader->getModuleManager())
+      reader->visitInputFileInfos(module, /*IncludeSystem=*/true,
+                                  [&](const clang::serialization::InputFileInfo &info, bool) {
+                                    if (!info.Overridden && !info.Transient)
+                                      add(info.Filename);
+                                  });
+  return {files.begin(), files.end()};
+}
 
 /// Whether a using-directive in the user's code nominates one of LibTorch's
 /// namespaces (torch, at, c10, c10d, caffe2 or one inside them).
@@ -181,6 +211,7 @@ public:
       job_.out.diagnostics.push_back(std::move(diagnostic));
       job_.out.realPaths.push_back(real);
     }
+    job_.out.filesRead = filesReadBy(compiler_, job_.mainFile);
   }
 
 private:

@@ -50,6 +50,9 @@ struct FileAnalysis {
     bool built = false; ///< built for this parse, else reused
     std::string pch;
   } preambleUse;
+  /// Every file the parse read besides the main file (absolute): headers,
+  /// including those inside a precompiled preamble (the result cache checks them).
+  std::vector<std::string> filesRead;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.

@@ -63,7 +63,10 @@ const char *usageText() {
          "  --cache-dir=<dir>   keep precompiled headers of the files' #include lines\n"
          "                      in <dir> (default $XDG_CACHE_HOME/gradlint or\n"
          "                      ~/.cache/gradlint)\n"
-         "  --no-cache          do not use or write precompiled headers\n"
+         "  --no-cache          do not use or write precompiled headers, nor the\n"
+         "                      results of unchanged files (<dir>/results)\n"
+         "  --no-result-cache   analyse every file again, even unchanged ones (the\n"
+         "                      precompiled headers are still used)\n"
          "  --cache-max-size=<n>  after writing a precompiled header, delete the least\n"
          "                      recently used ones until the cache holds at most <n>\n"
          "                      bytes (K, M, G suffixes; default 8G; 0: no limit)\n"
@@ -214,6 +217,8 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       // --cache-dir, --no-cache, --cache-max-size
     } else if (arg == "--no-prefilter") {
       options.noPrefilter = true;
+    } else if (arg == "--no-result-cache") {
+      options.noResultCache = true;
     } else if (arg == "--verbose") {
       options.verbose = true;
     } else if (arg == "--dump-model") {

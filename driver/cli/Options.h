@@ -48,6 +48,7 @@ struct Options {
   bool memoryLimitGiven = false;  ///< --memory-limit was on the command line
   std::string cacheDir;           ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
   bool noCache = false;           ///< --no-cache
+  bool noResultCache = false;     ///< --no-result-cache (precompiled preambles only)
   uint64_t cacheMaxBytes = 8ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
   bool noPrefilter = false; ///< --no-prefilter: parse every file, even without a training loop
   bool verbose = false;     ///< --verbose: notes on skipped files and the cache

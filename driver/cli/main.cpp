@@ -6,6 +6,7 @@
 #include "driver/analysis/CompilationSetup.h"
 #include "driver/analysis/Isolation.h"
 #include "driver/cache/PreambleCache.h"
+#include "driver/cache/ResultCache.h"
 #include "driver/cli/DiffFilter.h"
 #include "driver/cli/Options.h"
 #include "driver/config/CheckSelection.h"
@@ -54,7 +55,7 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
 /// The cache's problem (once), and with --verbose what the prefilter and the
 /// cache did.
 void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
-                      bool verbose) {
+                      const ResultCache *results, bool verbose) {
   PreambleCache *cache = setup.preambleCache();
   // This process's cache (--no-isolation) plus what the isolated children's did.
   FileAnalysis::CacheUse total;
@@ -81,6 +82,9 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
               << total.builds << " built, " << total.buildFailures << " failed to build; "
               << total.evictedEntries << " evicted (" << total.evictedBytes
               << " bytes) to keep the cache under --cache-max-size\n";
+  if (results)
+    std::cerr << "gradlint: note: results of unchanged files: " << results->hits << " reused, "
+              << results->misses << " analysed\n";
 }
 
 /// Narrows the options of an isolated child to its one file. The parent alone
@@ -318,6 +322,15 @@ int main(int argc, char **argv) {
       return analysis;
     });
   Isolator isolator(argc, argv, {options.isolate, options.timeoutSeconds, options.memoryLimitMiB});
+  // Plain analyses of unchanged files come from the result cache; what runs
+  // loops afterwards (--confirm, --plot, --emit-runs) or dumps the model is
+  // always computed.
+  std::unique_ptr<ResultCache> results;
+  std::string cacheRoot =
+      options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir;
+  if (!options.noCache && !options.noResultCache && !cacheRoot.empty() &&
+      !request.wantsWholeModel())
+    results = std::make_unique<ResultCache>(cacheRoot + "/results");
 
   std::vector<FileAnalysis> analyses(options.files.size());
   std::atomic<size_t> next{0};
@@ -329,16 +342,29 @@ int main(int argc, char **argv) {
         // The prefilter runs here, so that a skipped file starts no child.
         if (configured[i] && skippedWithoutParsing(options.files[i], *setup, request))
           analyses[i].skipped = true;
-        else if (configured[i])
-          analyses[i] = isolator.analyse(
-              options.files[i],
-              [&] {
-                FileAnalysis analysis =
-                    analyseFile(options.files[i], *setup, fileConfigs[i], request);
-                runLoweredLoops(analysis, loopRuns);
-                return analysis;
-              },
-              encodeCommand(setup->commandFor(CompilationSetup::absolutePath(options.files[i]))));
+        else if (configured[i]) {
+          std::string absolute = CompilationSetup::absolutePath(options.files[i]);
+          std::string command = encodeCommand(setup->commandFor(absolute));
+          std::string key = results ? results->keyFor(absolute, command + options.files[i],
+                                                      dumpConfig(fileConfigs[i]), request)
+                                    : "";
+          std::optional<FileAnalysis> cached = key.empty() ? std::nullopt : results->lookup(key);
+          if (cached) {
+            analyses[i] = std::move(*cached);
+          } else {
+            analyses[i] = isolator.analyse(
+                options.files[i],
+                [&] {
+                  FileAnalysis analysis =
+                      analyseFile(options.files[i], *setup, fileConfigs[i], request);
+                  runLoweredLoops(analysis, loopRuns);
+                  return analysis;
+                },
+                command);
+            if (!key.empty())
+              results->store(key, analyses[i]);
+          }
+        }
         progress.finished();
       }
     };
@@ -435,7 +461,7 @@ int main(int argc, char **argv) {
     reportFixSummary(fixes, options);
   }
 
-  reportSpeedNotes(analyses, *setup, options.verbose);
+  reportSpeedNotes(analyses, *setup, results.get(), options.verbose);
   if (usedApiModel)
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
                  "bundled LibTorch API model ("

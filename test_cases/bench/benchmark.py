@@ -158,8 +158,8 @@ def main():
                      f"{'<=' if lower_is_better else '>='} {target}x", "PASS" if ok else "MISS"))
 
     # Warm the cache for the single TU and the project (not measured).
-    subprocess.run([gradlint, f"--cache-dir={cache}", one, *real_args], capture_output=True)
-    subprocess.run([gradlint, f"--cache-dir={cache}", one, "--", "-std=c++17"], capture_output=True)
+    subprocess.run([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, *real_args], capture_output=True)
+    subprocess.run([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, "--", "-std=c++17"], capture_output=True)
 
     # (d-h): the headers alone. Both sides include the C++ standard library
     # (LibTorch's headers and the API model alike); precompiled once for both,
@@ -189,16 +189,16 @@ def main():
 
     # (a) + (e): one real-header TU, gradlint warm vs clang -fsyntax-only.
     single = alternate(args.k, {
-        "gradlint-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, *real_args]),
+        "gradlint-warm": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, *real_args]),
         "clang": lambda: measure(["clang++-19", "-fsyntax-only", "-std=c++17", f"-I{TORCH}", one]),
-        "gradlint-nocache": lambda: measure([gradlint, "--no-cache", one, *real_args]),
-        "api-model-nocache": lambda: measure([gradlint, "--no-cache", one, "--", "-std=c++17"]),
-        "api-model-warm": lambda: measure([gradlint, f"--cache-dir={cache}", one, "--",
+        "gradlint-nocache": lambda: measure([gradlint, "--no-result-cache", "--no-cache", one, *real_args]),
+        "api-model-nocache": lambda: measure([gradlint, "--no-result-cache", "--no-cache", one, "--", "-std=c++17"]),
+        "api-model-warm": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, "--",
                                            "-std=c++17"]),
         # In-process: the parse without the isolated child's process start.
-        "gradlint-warm-inprocess": lambda: measure([gradlint, "--no-isolation",
+        "gradlint-warm-inprocess": lambda: measure([gradlint, "--no-result-cache", "--no-isolation",
                                                     f"--cache-dir={cache}", one, *real_args]),
-        "api-model-warm-inprocess": lambda: measure([gradlint, "--no-isolation",
+        "api-model-warm-inprocess": lambda: measure([gradlint, "--no-result-cache", "--no-isolation",
                                                      f"--cache-dir={cache}", one, "--",
                                                      "-std=c++17"]),
     })
@@ -232,14 +232,21 @@ def main():
 
     def cold():
         shutil.rmtree(project_cache, ignore_errors=True)
-        return measure([gradlint, f"--cache-dir={project_cache}", "-j2", *files])[0]
+        return measure([gradlint, "--no-result-cache", f"--cache-dir={project_cache}", "-j2", *files])[0]
+
+    # (g): re-linting the unchanged project from the result cache (warmed once,
+    # not measured) against re-analysing it with warm PCHs, and cold.
+    results_cache = os.path.join(directory, "results-cache")
+    subprocess.run([gradlint, f"--cache-dir={results_cache}", "-j2", *files], capture_output=True)
 
     projects = alternate(args.project_k, {
+        "gradlint-result-cache": lambda: measure([gradlint, f"--cache-dir={results_cache}", "-j2",
+                                                  *files])[0],
         "gradlint-cold": cold,
-        "gradlint-warm-j2": lambda: measure([gradlint, f"--cache-dir={project_cache}", "-j2",
+        "gradlint-warm-j2": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={project_cache}", "-j2",
                                              *files])[0],
         "clang-tidy": lambda: measure_parallel([tidy + files[:half], tidy + files[half:]]),
-        "gradlint-warm-j1": lambda: measure([gradlint, f"--cache-dir={project_cache}", "-j1",
+        "gradlint-warm-j1": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={project_cache}", "-j1",
                                              *files])[0],
     })
     tidy_median = median(projects["clang-tidy"])
@@ -249,9 +256,13 @@ def main():
         median(projects["gradlint-warm-j2"]), tidy_median, 0.4)
     row(f"(f) {len(files)} TUs warm: gradlint -j2 / -j1",
         median(projects["gradlint-warm-j2"]), median(projects["gradlint-warm-j1"]), None)
+    row(f"(g) {len(files)} unchanged TUs re-linted: result cache / warm PCHs without it (-j2)",
+        median(projects["gradlint-result-cache"]), median(projects["gradlint-warm-j2"]), 0.1)
+    row(f"(g') {len(files)} unchanged TUs re-linted: result cache / cold cache (-j2)",
+        median(projects["gradlint-result-cache"]), median(projects["gradlint-cold"]), 0.05)
 
     # (c): the prefilter's skip path over plain files.
-    prefilter = alternate(args.k, {"plain": lambda: measure([gradlint, "--no-cache", *plain])[0]})
+    prefilter = alternate(args.k, {"plain": lambda: measure([gradlint, "--no-result-cache", "--no-cache", *plain])[0]})
     seconds = median(prefilter["plain"])
     rate = len(plain) / seconds
     rows.append((f"(c) prefilter: {len(plain)} files without a training loop",

@@ -13,6 +13,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,8 +27,10 @@ SOURCE = os.path.abspath(sys.argv[2])
 REAL_TORCH = "/usr/include/torch/csrc/api/include"
 
 
-def run(*args, cwd=None):
-    return subprocess.run([GRADLINT, *args], capture_output=True, text=True, cwd=cwd)
+def run(*args, cwd=None, results=False):
+    """gradlint; the PCH tests leave the result cache out (a hit would skip the parse)."""
+    return subprocess.run([GRADLINT, *([] if results else ["--no-result-cache"]), *args],
+                          capture_output=True, text=True, cwd=cwd)
 
 
 def findings(result):
@@ -176,7 +179,7 @@ def test_two_processes_share_a_cache():
     files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
     reference = findings(run("--no-cache", "--format=json", *files))
     with tempfile.TemporaryDirectory() as cache:
-        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--format=json", *files],
+        processes = [subprocess.Popen([GRADLINT, "--no-result-cache", f"--cache-dir={cache}", "--format=json", *files],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                      for _ in range(2)]
         for index, process in enumerate(processes):
@@ -298,7 +301,7 @@ def test_concurrent_cold_processes_build_each_pch_once():
     files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
     reference = findings(run("--no-cache", "--format=json", *files))
     with tempfile.TemporaryDirectory() as cache:
-        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--format=json",
+        processes = [subprocess.Popen([GRADLINT, "--no-result-cache", f"--cache-dir={cache}", "--format=json",
                                        "--verbose", *files],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                      for _ in range(4)]
@@ -540,7 +543,7 @@ def test_limit_below_one_entry():
     files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:2]
     reference = findings(run("--no-cache", "--format=json", *files))
     with tempfile.TemporaryDirectory() as cache:
-        processes = [subprocess.Popen([GRADLINT, f"--cache-dir={cache}", "--cache-max-size=1",
+        processes = [subprocess.Popen([GRADLINT, "--no-result-cache", f"--cache-dir={cache}", "--cache-max-size=1",
                                        "-j2", "--format=json", *files, "--", "-std=c++17",
                                        f"-DPROCESS={index}"],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -595,6 +598,93 @@ def test_cache_max_size_option():
         check(f"--cache-max-size={good}: accepted", result.returncode == 0, result.stderr)
 
 
+def results_note(result):
+    """(reused, analysed) from --verbose's note on the result cache, or None."""
+    match = re.search(r"results of unchanged files: (\d+) reused, (\d+) analysed", result.stderr)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def test_result_cache():
+    """Unchanged files are not analysed again; any input that changes a result is a miss."""
+    files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        copies = []
+        for path in files:
+            copies.append(os.path.join(tmp, os.path.basename(path)))
+            shutil.copy(path, copies[-1])
+        main = project(tmp)
+        everything = copies + [main]
+        cached = [f"--cache-dir={cache}", "--format=json", "--verbose"]
+        reference = findings(run("--no-cache", "--format=json", *everything))
+        cold = run(*cached, *everything, results=True)
+        warm = run(*cached, *everything, results=True)
+        check("result cache: cold run analyses every file",
+              results_note(cold) == (0, len(everything)), cold.stderr)
+        check("result cache: warm run reuses every file",
+              results_note(warm) == (len(everything), 0), warm.stderr)
+        check("result cache: same findings cold, warm and without a cache",
+              findings(cold) == findings(warm) == reference, (findings(warm), reference))
+        check("result cache: a reused result builds and reuses no PCH",
+              "0 reused, 0 built" in warm.stderr, warm.stderr)
+
+        # The file itself: a comment appended is a new analysis of that file only.
+        with open(copies[0], "a") as f:
+            f.write("\n// edited\n")
+        edited = run(*cached, *everything, results=True)
+        check("result cache: an edited file is analysed again, alone",
+              results_note(edited) == (len(everything) - 1, 1), edited.stderr)
+
+        # A header rewritten with the same size and modification time.
+        header = os.path.join(tmp, "loop.h")
+        before = os.stat(header)
+        with open(header, "w") as f:
+            f.write(LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVID"))
+        os.utime(header, ns=(before.st_atime_ns, before.st_mtime_ns))
+        changed = run(*cached, main, results=True)
+        check("result cache: a same-size, same-mtime header edit is seen",
+              results_note(changed) == (0, 1) and changed.returncode == 0,
+              (changed.stderr, changed.stdout))
+
+        # The configuration, the command line's checks and the compile flags.
+        with open(os.path.join(tmp, ".gradlint.yaml"), "w") as f:
+            f.write("Checks: '-*,accum-misplaced-zero-grad'\n")
+        configured = run(*cached, *copies, results=True)
+        check("result cache: a new .gradlint.yaml analyses every file again",
+              results_note(configured) == (0, len(copies)) and
+              findings(configured) != findings(warm), configured.stderr)
+        os.remove(os.path.join(tmp, ".gradlint.yaml"))
+        back = run(*cached, *copies, results=True)
+        check("result cache: the configuration removed again: its earlier results",
+              results_note(back) == (len(copies), 0), back.stderr)
+        narrowed = run(*cached, "--checks=-accum-missing-loss-division", *copies, results=True)
+        check("result cache: --checks is part of the key",
+              results_note(narrowed) == (0, len(copies)), narrowed.stderr)
+        flagged = run(*cached, main, "--", "-std=c++17", "-DDIVIDE", results=True)
+        check("result cache: compile flags are part of the key", results_note(flagged) == (0, 1),
+              flagged.stderr)
+
+        # A damaged entry is a miss, and replaced.
+        for entry in glob.glob(os.path.join(cache, "results", "*.cbor")):
+            with open(entry, "r+b") as f:
+                f.truncate(max(1, os.path.getsize(entry) // 2))
+        damaged = run(*cached, *copies, results=True)
+        check("result cache: damaged entries are misses, same findings",
+              results_note(damaged) == (0, len(copies)) and findings(damaged) == findings(back),
+              damaged.stderr)
+        again = run(*cached, *copies, results=True)
+        check("result cache: damaged entries replaced", results_note(again) == (len(copies), 0),
+              again.stderr)
+
+        # What runs the loops afterwards, and the opt-outs, do not use it.
+        confirmed = run(*cached, "--confirm", copies[0], results=True)
+        check("result cache: not used with --confirm", results_note(confirmed) is None,
+              confirmed.stderr)
+        for option in ("--no-cache", "--no-result-cache"):
+            off = run(*cached, option, *copies, results=True)
+            check(f"result cache: {option} analyses every file", results_note(off) is None and
+                  findings(off) == findings(back), off.stderr)
+
+
 GROUPS = {
     # The PCH cache's findings, invalidation and faults.
     "pch": (test_identical_findings, test_real_headers, test_header_change_invalidates,
@@ -606,6 +696,7 @@ GROUPS = {
                test_concurrent_cold_processes_build_each_pch_once,
                test_same_size_same_mtime_header_change),
     # --cache-max-size: eviction order, recency, limits below one entry.
+    "results": (test_result_cache,),
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
                test_limit_below_one_entry, test_held_lock_keeps_its_entry,
                test_cache_max_size_option),
