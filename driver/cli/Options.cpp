@@ -3,6 +3,7 @@
 #include "driver/cache/PreambleCache.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 
@@ -65,6 +66,9 @@ const char *usageText() {
          "                      ~/.cache/gradlint)\n"
          "  --no-cache          do not use or write precompiled headers, nor the\n"
          "                      results of unchanged files (<dir>/results)\n"
+         "  --shard=<K>/<N>     analyse only every N-th of the sorted input files,\n"
+         "                      from the K-th (for a CI matrix; merge the shards'\n"
+         "                      SARIF with gradlint merge-sarif)\n"
          "  --no-result-cache   analyse every file again, even unchanged ones (the\n"
          "                      precompiled headers are still used)\n"
          "  --cache-max-size=<n>  after writing a precompiled header, delete the least\n"
@@ -217,6 +221,16 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       // --cache-dir, --no-cache, --cache-max-size
     } else if (arg == "--no-prefilter") {
       options.noPrefilter = true;
+    } else if (takeValue(arg, "--shard", i, argc, argv, value, error)) {
+      if (error)
+        break;
+      unsigned index = 0, count = 0;
+      char slash = 0, extra = 0;
+      if (std::sscanf(value.c_str(), "%u%c%u%c", &index, &slash, &count, &extra) != 3 ||
+          slash != '/' || index < 1 || count < 1 || index > count || count > 10000)
+        error = "invalid --shard '" + value + "' (expected K/N with 1 <= K <= N, e.g. 2/4)";
+      options.shardIndex = index;
+      options.shardCount = count;
     } else if (arg == "--no-result-cache") {
       options.noResultCache = true;
     } else if (arg == "--verbose") {

@@ -49,7 +49,8 @@ struct Options {
   std::string cacheDir;           ///< --cache-dir=<dir>: precompiled preambles (default: XDG cache)
   bool noCache = false;           ///< --no-cache
   bool noResultCache = false;     ///< --no-result-cache (precompiled preambles only)
-  uint64_t cacheMaxBytes = 8ull << 30; ///< --cache-max-size=<n>[K|M|G]; 0: no limit
+  unsigned shardIndex = 0, shardCount = 0; ///< --shard=K/N (1-based K); 0: no sharding
+  uint64_t cacheMaxBytes = 8ull << 30;     ///< --cache-max-size=<n>[K|M|G]; 0: no limit
   bool noPrefilter = false; ///< --no-prefilter: parse every file, even without a training loop
   bool verbose = false;     ///< --verbose: notes on skipped files and the cache
   bool help = false;

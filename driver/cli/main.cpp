@@ -15,6 +15,7 @@
 #include "driver/fix/FixApplier.h"
 #include "driver/lsp/LanguageServer.h"
 #include "driver/output/Output.h"
+#include "driver/output/SarifMerge.h"
 
 #include "driver/cli/Progress.h"
 #include "driver/config/Rules.h"
@@ -96,6 +97,7 @@ void restrictToChildFile(const ChildRequest &child, Options &options) {
   options.fix = options.fixDryRun = false;
   options.exportFixesFile.clear();
   options.jobs = 1;
+  options.shardIndex = options.shardCount = 0;
   if (!child.command.empty())
     options.buildPath.clear(); // the parent sent the command: no database to read
 }
@@ -122,6 +124,43 @@ int usageError(const std::string &message) {
 
 } // namespace
 
+/// gradlint merge-sarif [-o <file>] <log>...: the shards' SARIF logs as one.
+int runMergeSarif(int argc, char **argv) {
+  std::vector<std::string> inputs;
+  std::string outputFile;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      std::cout << "usage: gradlint merge-sarif [-o <file>] <log.sarif>...\n\n"
+                   "Merges SARIF logs written by gradlint --format=sarif (the shards of\n"
+                   "--shard=K/N) into one log with one run, for GitHub code scanning.\n";
+      return 0;
+    }
+    if ((arg == "-o" || arg == "--output-file") && i + 1 < argc)
+      outputFile = argv[++i];
+    else if (arg.rfind("--output-file=", 0) == 0)
+      outputFile = arg.substr(14);
+    else if (arg.size() > 1 && arg[0] == '-')
+      return usageError("merge-sarif: unknown option '" + arg + "'");
+    else
+      inputs.push_back(arg);
+  }
+  if (inputs.empty())
+    return usageError("merge-sarif: no SARIF logs given");
+  std::string merged;
+  if (std::optional<FileError> error = mergeSarif(inputs, merged)) {
+    std::cerr << error->file << ": error: " << error->message << '\n';
+    return 2;
+  }
+  if (outputFile.empty()) {
+    std::cout << merged;
+  } else if (auto error = writeFileAtomically(outputFile, merged, "the merged log")) {
+    std::cerr << outputFile << ": error: " << *error << '\n';
+    return 2;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   // A crash prints Clang's stack trace and what it was parsing (an isolated
   // child's goes to the log its error message names).
@@ -130,6 +169,8 @@ int main(int argc, char **argv) {
                         "and this stack trace.\n");
   // `gradlint lsp`: the language server; it is configured by the editor
   // (initializationOptions), and takes only the cache options on its command line.
+  if (argc >= 2 && std::string(argv[1]) == "merge-sarif")
+    return runMergeSarif(argc - 1, argv + 1);
   if (argc >= 2 && std::string(argv[1]) == "lsp") {
     Options serverOptions;
     if (auto error = parseLanguageServerOptions(argc - 1, argv + 1, serverOptions))
@@ -212,6 +253,16 @@ int main(int argc, char **argv) {
   }
   if (options.files.empty())
     return usageError("no input files (see --help)");
+  // --shard=K/N: every N-th file of the sorted list, from the K-th, so that
+  // the jobs of a CI matrix split the same list the same way.
+  if (options.shardCount > 0) {
+    std::vector<std::string> sorted = options.files;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    options.files.clear();
+    for (size_t i = options.shardIndex - 1; i < sorted.size(); i += options.shardCount)
+      options.files.push_back(sorted[i]);
+  }
 
   // Every input is bounded before anything reads it: a source that is a FIFO,
   // a device, a socket or a directory, or larger than the cap, is an error

@@ -5,6 +5,7 @@ SARIF and JSON, every NOLINT form and --report-unused-suppressions.
 
 usage: formats_tests.py <gradlint> <write_fix_sample>
 """
+import glob
 import json
 import os
 import re
@@ -1021,6 +1022,67 @@ def test_junit():
                                                  "1"], totals)
 
 
+def test_shards_and_merge():
+    """--shard=K/N splits the inputs; merge-sarif makes the shards' logs one run."""
+    sources = sorted(glob.glob(os.path.join(HERE, "..", "..", "examples", "*.cpp"))) + \
+        [os.path.join(INPUTS, "findings.cpp"), os.path.join(INPUTS, "clean.cpp")]
+    sources = [os.path.abspath(s) for s in sources]
+    whole = json.loads(run("--format=json", *sources).stdout)["diagnostics"]
+    key = lambda d: (d["file"], d["line"], d["column"], d["check"])  # noqa: E731
+    with tempfile.TemporaryDirectory() as tmp:
+        shards, logs = [], []
+        for k in (1, 2, 3):
+            # The inputs in another order: each shard splits the sorted list.
+            shard = run("--format=json", f"--shard={k}/3", *reversed(sources))
+            shards.append(json.loads(shard.stdout))
+            log = os.path.join(tmp, f"shard{k}.sarif")
+            run("--format=sarif", f"--shard={k}/3", *sources, "-o", log)
+            logs.append(log)
+        check("shard: the files split three ways, each once",
+              sorted(n for s in shards for n in [s["files"]]) == [2, 3, 3], [s["files"] for s in shards])
+        check("shard: together the findings of the whole run",
+              sorted(key(d) for s in shards for d in s["diagnostics"]) == sorted(map(key, whole)),
+              [len(s["diagnostics"]) for s in shards])
+        merged_path = os.path.join(tmp, "merged.sarif")
+        merge = subprocess.run([GRADLINT, "merge-sarif", "-o", merged_path, *logs],
+                               capture_output=True, text=True)
+        check("merge-sarif: exit 0", merge.returncode == 0, merge.stderr)
+        with open(merged_path) as f:
+            merged = json.load(f)
+        check("merge-sarif: one run", len(merged["runs"]) == 1, len(merged["runs"]))
+        problems = sarif_problems(merged)
+        check("merge-sarif: the merged log passes the schema checks", not problems, problems)
+        run_ = merged["runs"][0]
+        rules = [r["id"] for r in run_["tool"]["driver"]["rules"]]
+        check("merge-sarif: each rule once", len(rules) == len(set(rules)), rules)
+        check("merge-sarif: every result's ruleIndex points at its rule",
+              all(rules[r["ruleIndex"]] == r["ruleId"] for r in run_["results"]), run_["results"])
+        _, unsharded = sarif(*sources)
+        locate = lambda r: (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],  # noqa: E731
+                            r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        check("merge-sarif: the same results as one unsharded run",
+              sorted(map(locate, run_["results"])) ==
+              sorted(map(locate, unsharded["runs"][0]["results"])), len(run_["results"]))
+        check("merge-sarif: an invocation per shard", len(run_["invocations"]) == 3,
+              run_["invocations"])
+        empty = run("--format=sarif", f"--shard={len(sources) + 1}/{len(sources) + 1}", *sources)
+        check("shard: a shard without files writes a valid empty log, exit 0",
+              empty.returncode == 0 and json.loads(empty.stdout)["runs"][0]["results"] == [],
+              empty.stdout[:200])
+        bad = os.path.join(tmp, "bad.sarif")
+        with open(bad, "w") as f:
+            f.write('{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "other"}}}]}')
+        refused = subprocess.run([GRADLINT, "merge-sarif", logs[0], bad], capture_output=True,
+                                 text=True)
+        check("merge-sarif: another tool's log is a one-line error naming it, exit 2",
+              refused.returncode == 2 and refused.stderr.startswith(bad + ": error:") and
+              len(refused.stderr.splitlines()) == 1, refused.stderr)
+        for option in ("--shard=0/3", "--shard=4/3", "--shard=2", "--shard=1/3x"):
+            wrong = run(option, sources[0])
+            check(f"{option}: a usage error, exit 2", wrong.returncode == 2 and
+                  "--shard" in wrong.stderr, wrong.stderr)
+
+
 def test_format_option():
     bad = run("--format=xml", os.path.join(INPUTS, "clean.cpp"))
     check("unknown format: exit 2 with the choices", bad.returncode == 2 and
@@ -1034,7 +1096,7 @@ for test in [test_schema_checker_rejects_invalid_sarif, test_sarif_structure, te
              test_sarif_uris, test_fingerprints, test_suppression_forms,
              test_only_suppressed_findings_exit_0, test_unmatched_blocks, test_unused_suppressions,
              test_github, test_github_error_severity_and_clean, test_markdown, test_fix_rendering,
-             test_gitlab, test_junit, test_format_option]:
+             test_gitlab, test_junit, test_shards_and_merge, test_format_option]:
     try:
         test()
     except Exception as error:  # a crash in one test is a failure, not the end of the run
