@@ -210,23 +210,50 @@ with tempfile.TemporaryDirectory() as scratch:
     check("--plot run exits 1 (findings)", run.returncode == 1, run.stderr)
     root = ElementTree.parse(svg_path).getroot()
     ns = "{http://www.w3.org/2000/svg}"
-    lines = root.findall(f"{ns}polyline")
-    check("--plot: three curves per diagnosis", len(lines) == 3 * len(example_diagnostics),
-          (len(lines), len(example_diagnostics)))
-    for i in range(0, len(lines), 3):
-        reference, fixed, buggy = plot_series(lines[i:i + 3])
-        check(f"--plot panel {i // 3}: 11 points (steps 0..10)",
+    panels = root.findall(f"{ns}g")
+    check("--plot: one panel per diagnosis", len(panels) == len(example_diagnostics),
+          (len(panels), len(example_diagnostics)))
+    width = float(root.get("width"))
+    # SVG text does not wrap: each left-aligned line must fit at a generous
+    # 0.6 em per character (the subtitles ran off the image before).
+    overflowing = [t.text for t in root.iter(f"{ns}text")
+                   if t.get("text-anchor") is None and "transform" not in t.attrib and t.text and
+                   float(t.get("x")) + len(t.text) * 0.6 * float(t.get("font-size", 12)) > width]
+    check("--plot: every heading and legend line fits the image's width", not overflowing,
+          overflowing)
+    for i, (panel, diagnostic) in enumerate(zip(panels, example_diagnostics)):
+        lines = panel.findall(f"{ns}polyline")
+        confirmation = diagnostic["confirmation"]
+        check(f"--plot panel {i}: the panel of {diagnostic['check']}",
+              panel.get("data-check") == diagnostic["check"], panel.attrib)
+        if panel.get("data-plot") == "all-reduce-calls":
+            # Only the traffic differs: all-reduces so far, as written and fixed.
+            check(f"--plot panel {i}: only a sync whose values match shows its all-reduces",
+                  diagnostic["check"] == "accum-unguarded-grad-sync" and
+                  confirmation["parameter_error_as_written"] <= 1e-3, confirmation)
+            fixed, buggy = plot_series(lines)
+            rise = lambda series: series[0] - series[-1]  # noqa: E731
+            check(f"--plot panel {i}: as written, N times the all-reduces of the fix",
+                  len(lines) == 2 and rise(fixed) > 0 and
+                  abs(rise(buggy) / rise(fixed) / confirmation["accumulation_steps"] - 1) < 0.05,
+                  (rise(buggy), rise(fixed), confirmation["accumulation_steps"]))
+            continue
+        check(f"--plot panel {i}: three curves", len(lines) == 3, len(lines))
+        reference, fixed, buggy = plot_series(lines)
+        check(f"--plot panel {i}: 11 points (steps 0..10)",
               len(buggy) == len(fixed) == len(reference) == 11)
-        check(f"--plot panel {i // 3}: all curves start together", buggy[0] == fixed[0] == reference[0])
-        check(f"--plot panel {i // 3}: the fixed loop stays on the reference",
+        check(f"--plot panel {i}: all curves start together", buggy[0] == fixed[0] == reference[0])
+        check(f"--plot panel {i}: the fixed loop stays on the reference",
               max(abs(y - reference[0]) for y in fixed) < 1.0, fixed)
-        confirmation = example_diagnostics[i // 3]["confirmation"]
         if confirmation["parameter_error_as_written"] > 1e-3:
-            check(f"--plot panel {i // 3}: the loop as written drifts away",
+            check(f"--plot panel {i}: the loop as written drifts away",
                   reference[0] - buggy[-1] > 20.0, buggy)
-        else:  # only the traffic (or the gradient's scale under Adam) differs
-            check(f"--plot panel {i // 3}: matching values stay on the reference",
+        else:  # the gradient's scale under Adam differs, the values match
+            check(f"--plot panel {i}: matching values stay on the reference",
                   max(abs(y - reference[0]) for y in buggy) < 1.0, buggy)
+    check("--plot: the unguarded sync is drawn as all-reduces",
+          any(p.get("data-plot") == "all-reduce-calls" for p in panels),
+          [p.attrib for p in panels])
     bad = subprocess.run([GRADLINT, "--backend=cpu", f"--plot={scratch}/missing/dir/errors.svg",
                           examples[0]], capture_output=True, text=True)
     check("--plot to an unwritable path: exit 2 and a one-line error naming it",
