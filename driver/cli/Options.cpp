@@ -3,8 +3,8 @@
 #include "driver/cache/PreambleCache.h"
 
 #include <cctype>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 namespace gradlint {
