@@ -75,18 +75,70 @@ std::string nearestDatabase(const std::string &dir) {
   return "";
 }
 
-/// The database at `path` (nearestDatabase's), loaded as Clang loads it,
-/// except that response files stay unexpanded (commandFor expands them).
+/// compile_commands.json at `path`, read once and bounded (never blocking on a
+/// FIFO nor reading /dev/zero), loaded as Clang's loadFromDirectory loads it
+/// except that response files stay unexpanded (commandFor expands them, bounded,
+/// and keeps their text out of messages). Null with a one-line `error` when it
+/// cannot be read or is not a JSON array of commands: -p and a database found
+/// above a file give the same error.
+std::unique_ptr<clang::tooling::CompilationDatabase> loadJsonDatabase(const std::string &path,
+                                                                      std::string &error) {
+  std::unique_ptr<llvm::MemoryBuffer> text;
+  if (auto failure = readBoundedFile(path, kMaxDatabaseBytes, "a compilation database", text,
+                                     /*requiresNullTerminator=*/false)) {
+    error = failure->problem.empty() ? "cannot read compile_commands.json: " + failure->io.message()
+                                     : "compile_commands.json is " + failure->problem + "; not read";
+    return nullptr;
+  }
+  // Clang's parser is a YAML parser that prints its complaints about a
+  // broken file itself; a file that is not JSON is reported here instead.
+  try {
+    nlohmann::json parsed =
+        nlohmann::json::parse(text->getBuffer().begin(), text->getBuffer().end());
+    (void)parsed;
+  } catch (const nlohmann::json::parse_error &failure) {
+    error = "cannot load compile_commands.json: it is not valid JSON (at byte " +
+            std::to_string(failure.byte) + ")";
+    return nullptr;
+  } catch (const nlohmann::json::exception &) {
+    // A number no double holds (555e555) is out_of_range, not a parse error.
+    error = "cannot load compile_commands.json: it is not valid JSON (a number out of range)";
+    return nullptr;
+  }
+  std::string clangError;
+  std::unique_ptr<clang::tooling::JSONCompilationDatabase> json =
+      clang::tooling::JSONCompilationDatabase::loadFromBuffer(
+          text->getBuffer(), clangError, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  // Checked before any wrapping: inferMissingCompileCommands dereferences
+  // the database it is given (a null one crashed the discovery path).
+  if (!json) {
+    error = "cannot load compile_commands.json: " + oneLine(clangError);
+    return nullptr;
+  }
+  return clang::tooling::inferMissingCompileCommands(
+      clang::tooling::inferTargetAndDriverMode(
+          clang::tooling::inferMissingCompileCommands(std::move(json))));
+}
+
+/// The database at `path` (nearestDatabase's, or -p's): compile_commands.json
+/// as loadJsonDatabase loads it, compile_flags.txt as Clang does. Null with a
+/// one-line `error` when it cannot be used.
 std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const std::string &path,
                                                                   std::string &error) {
-  std::unique_ptr<clang::tooling::CompilationDatabase> database;
   if (llvm::sys::path::filename(path) == "compile_commands.json")
-    database = clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
-        clang::tooling::JSONCompilationDatabase::loadFromFile(
-            path, error, clang::tooling::JSONCommandLineSyntax::AutoDetect)));
-  else
-    database = clang::tooling::FixedCompilationDatabase::loadFromFile(path, error);
-  return database ? clang::tooling::inferMissingCompileCommands(std::move(database)) : nullptr;
+    return loadJsonDatabase(path, error);
+  if (auto failure = checkBoundedFile(path, kMaxDatabaseBytes, "compile_flags.txt")) {
+    error = "compile_flags.txt is " + failure->problem + "; not read";
+    return nullptr;
+  }
+  std::string clangError;
+  std::unique_ptr<clang::tooling::CompilationDatabase> database =
+      clang::tooling::FixedCompilationDatabase::loadFromFile(path, clangError);
+  if (!database) {
+    error = "cannot load compile_flags.txt: " + oneLine(clangError);
+    return nullptr;
+  }
+  return clang::tooling::inferMissingCompileCommands(std::move(database));
 }
 
 /// Most arguments and nesting levels a compile command's response files may
@@ -204,52 +256,23 @@ std::optional<std::string> CompilationSetup::create(const SetupOptions &options,
   if (!options.buildPath.empty()) {
     llvm::SmallString<256> jsonPath(options.buildPath);
     llvm::sys::path::append(jsonPath, "compile_commands.json");
-    std::unique_ptr<clang::tooling::CompilationDatabase> database;
+    std::string error;
     if (llvm::sys::fs::exists(jsonPath)) {
-      // Read once, bounded: never blocking on a FIFO nor reading /dev/zero.
-      std::unique_ptr<llvm::MemoryBuffer> text;
-      if (auto failure =
-              readBoundedFile(std::string(jsonPath), kMaxDatabaseBytes, "a compilation database",
-                              text, /*requiresNullTerminator=*/false))
-        return failure->problem.empty()
-                   ? "cannot read compile_commands.json: " + failure->io.message()
-                   : "compile_commands.json is " + failure->problem + "; not read";
-      // Clang's parser is a YAML parser that prints its complaints about a
-      // broken file itself; a file that is not JSON is reported here instead.
-      try {
-        nlohmann::json parsed =
-            nlohmann::json::parse(text->getBuffer().begin(), text->getBuffer().end());
-        (void)parsed;
-      } catch (const nlohmann::json::parse_error &error) {
-        return "cannot load compile_commands.json: it is not valid JSON (at byte " +
-               std::to_string(error.byte) + ")";
-      } catch (const nlohmann::json::exception &) {
-        // A number no double holds (555e555) is out_of_range, not a parse error.
-        return "cannot load compile_commands.json: it is not valid JSON (a number out of range)";
-      }
-      std::string error;
-      std::unique_ptr<clang::tooling::JSONCompilationDatabase> json =
-          clang::tooling::JSONCompilationDatabase::loadFromBuffer(
-              text->getBuffer(), error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!json)
-        return "cannot load compile_commands.json: " + oneLine(error);
-      // What Clang's loadFromDirectory does with the file it read, except
-      // expanding response files: commandFor does that, bounded, and keeps
-      // their text out of messages.
-      database = clang::tooling::inferTargetAndDriverMode(
-          clang::tooling::inferMissingCompileCommands(std::move(json)));
+      out->fixedDatabase_ = loadJsonDatabase(std::string(jsonPath), error);
     } else {
       llvm::SmallString<256> flagsPath(options.buildPath);
       llvm::sys::path::append(flagsPath, "compile_flags.txt");
       if (auto failure =
               checkBoundedFile(std::string(flagsPath), kMaxDatabaseBytes, "compile_flags.txt"))
         return "compile_flags.txt is " + failure->problem + "; not read";
-      std::string error;
-      database = clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
+      std::unique_ptr<clang::tooling::CompilationDatabase> database =
+          clang::tooling::CompilationDatabase::loadFromDirectory(options.buildPath, error);
       if (!database)
         return "cannot load compile_commands.json: " + oneLine(error);
+      out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
     }
-    out->fixedDatabase_ = clang::tooling::inferMissingCompileCommands(std::move(database));
+    if (!out->fixedDatabase_)
+      return error;
   } else if (options.haveCompilerArgs) {
     // Read as clang-tidy reads what follows "--": bare flags, or a whole
     // compiler command as CMake's CMAKE_CXX_CLANG_TIDY passes it
@@ -276,19 +299,10 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
   if (!database) {
     std::string dir(llvm::sys::path::parent_path(file));
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = detected_.find(dir);
-    if (found == detected_.end()) {
-      std::string error;
-      std::unique_ptr<clang::tooling::CompilationDatabase> db;
-      // Clang would open a FIFO or read /dev/zero there; databaseProblem reports it.
-      std::string path = nearestDatabase(dir);
-      if (!path.empty() && !databaseProblemLocked(dir))
-        db = loadDatabase(path, error);
-      found = detected_
-                  .emplace(dir, std::shared_ptr<clang::tooling::CompilationDatabase>(std::move(db)))
-                  .first;
-    }
-    detected = found->second;
+    // A database that cannot be used (databaseProblem reports it) leaves
+    // the default command.
+    databaseProblemLocked(dir);
+    detected = detected_[dir].database;
     database = detected.get();
   }
   if (database) {
@@ -305,16 +319,28 @@ std::vector<std::string> CompilationSetup::rawCommandFor(const std::string &file
 
 std::optional<std::pair<std::string, std::string>>
 CompilationSetup::databaseProblemLocked(const std::string &dir) {
-  auto known = databaseProblems_.find(dir);
-  if (known != databaseProblems_.end())
-    return known->second;
-  std::optional<std::pair<std::string, std::string>> problem;
+  // Looked up again on every call and loaded again when the file changed: a
+  // language server outlives the half-written database of a CMake configure.
   std::string path = nearestDatabase(dir);
-  if (!path.empty())
-    if (auto failure = checkBoundedFile(path, kMaxDatabaseBytes, "a compilation database"))
-      problem = {path, failure->problem + "; not read"};
-  databaseProblems_[dir] = problem;
-  return problem;
+  llvm::sys::fs::file_status status;
+  std::pair<uint64_t, int64_t> stamp{0, 0};
+  if (!path.empty() && !llvm::sys::fs::status(path, status))
+    stamp = {status.getSize(),
+             status.getLastModificationTime().time_since_epoch().count()};
+  DetectedDatabase &detected = detected_[dir];
+  if (detected.loaded && detected.path == path && detected.stamp == stamp)
+    return detected.problem;
+  detected = DetectedDatabase{};
+  detected.loaded = true;
+  detected.path = path;
+  detected.stamp = stamp;
+  if (!path.empty()) {
+    std::string error;
+    detected.database = loadDatabase(path, error);
+    if (!detected.database)
+      detected.problem = std::make_pair(path, error);
+  }
+  return detected.problem;
 }
 
 std::optional<std::pair<std::string, std::string>>

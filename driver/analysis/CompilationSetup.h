@@ -52,10 +52,10 @@ public:
   /// re-reading a possibly huge compile_commands.json.
   void presetCommand(const std::string &file, FileCommand command);
 
-  /// Without -p or "--": when the compilation database Clang would find
-  /// above `file` (absolute) is no regular file or is too large, "<path>:
-  /// <problem>"; such a database is not read and the file gets the default
-  /// command. Thread-safe.
+  /// Without -p or "--": when the compilation database found above `file`
+  /// (absolute) cannot be used (no regular file, too large, not a JSON array
+  /// of commands), its path and the same one-line problem -p would give; the
+  /// file then gets the default command. Thread-safe.
   std::optional<std::pair<std::string, std::string>> databaseProblem(const std::string &file);
 
   /// (The pair: the database's path and its problem.)
@@ -85,10 +85,16 @@ private:
   std::unique_ptr<Prefilter> prefilter_;
   std::mutex mutex_;
   std::map<std::string, FileCommand> preset_;
-  /// Auto-detected databases, by the directory they were searched from.
-  std::map<std::string, std::shared_ptr<clang::tooling::CompilationDatabase>> detected_;
-  /// databaseProblemLocked's answers, by directory.
-  std::map<std::string, std::optional<std::pair<std::string, std::string>>> databaseProblems_;
+  /// A database found above a directory, as databaseProblemLocked loaded it.
+  struct DetectedDatabase {
+    bool loaded = false;
+    std::string path;                   ///< "" when there is none
+    std::pair<uint64_t, int64_t> stamp; ///< its size and mtime when loaded
+    std::shared_ptr<clang::tooling::CompilationDatabase> database; ///< null: none or unusable
+    std::optional<std::pair<std::string, std::string>> problem;
+  };
+  /// By the directory they were searched from.
+  std::map<std::string, DetectedDatabase> detected_;
 };
 
 /// share/gradlint/<name> (api_model, rules) beside the running executable's

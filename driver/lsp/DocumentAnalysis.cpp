@@ -22,6 +22,12 @@ std::function<void()> LanguageServer::analyse(const AnalysisJob &job) {
   Clock::time_point began = Clock::now();
   if (std::optional<FileError> error = configs.configFor(job.path, config)) {
     analysis.errors.push_back({error->file, error->where() + ": " + error->message});
+  } else if (auto database = setup_->databaseProblem(job.path)) {
+    // As the CLI: not analysed with a command the project did not give. The
+    // database is looked at again on the next change (a configure may be
+    // writing it).
+    analysis.analysisFailed = true;
+    analysis.errors.push_back({database->first, database->first + ": " + database->second});
   } else {
     // In a forked child, under the CLI's time and memory limits: a buffer
     // that crashes Clang, never finishes or eats memory costs its own

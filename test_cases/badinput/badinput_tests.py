@@ -211,6 +211,24 @@ def test_compilation_databases(tmp, good):
         directory = write_database(tmp, name.replace(" ", "_").replace('"', ""), content)
         expect_one_error(f"compile_commands.json: {name}", ["-p", directory, good], directory, good,
                          message="cannot load compile_commands.json")
+    # The same databases found by gradlint itself (no -p): beside the source, or
+    # in build/ of a directory above it. They crashed the run (SIGSEGV in
+    # inferMissingCompileCommands) and every other file's result was lost.
+    valid = [{"directory": tmp, "file": target, "command": f"c++ -std=c++17 -c {target}"}]
+    discovered = dict(unloadable)
+    # A CMake configure that has written part of the file.
+    discovered["half-written"] = json.dumps(valid)[:40]
+    for index, (name, content) in enumerate(discovered.items()):
+        for layout in ("beside the source", "in build/ above it"):
+            project = os.path.join(tmp, "found", f"{index}_{layout.split()[1].rstrip('/')}")
+            database_dir = os.path.join(project, "build" if "build" in layout else "src")
+            os.makedirs(os.path.join(project, "src"), exist_ok=True)
+            os.makedirs(database_dir, exist_ok=True)
+            database = write(os.path.join(database_dir, "compile_commands.json"),
+                             content if isinstance(content, (str, bytes)) else json.dumps(content))
+            source = write(os.path.join(project, "src", "train.cpp"), GOOD_SOURCE)
+            expect_one_error(f"compile_commands.json found {layout}: {name}", [source, good],
+                             database, good, message="cannot load compile_commands.json")
     # Loadable but odd: the files are still analysed, with no error.
     good_entry = {"directory": os.path.dirname(good), "file": good,
                   "command": f"c++ -std=c++17 -c {good}"}

@@ -4,7 +4,8 @@
 //   prefilter         scanSource, held to Clang's raw lexer (a `step`,
 //                     `backward` or quoted #include Clang sees must be seen)
 //   config            parseConfig on a .gradlint.yaml
-//   compile-database  a compile_commands.json loaded as -p does, each file's
+//   compile-database  a compile_commands.json loaded as -p does and as found
+//                     beside a source (the same verdict), each file's
 //                     command built (response files expanded, bounded)
 //   jsonrpc           LSP framing, the nesting limit and the JSON parse
 //   fix-applier       fix-its with arbitrary offsets chosen, applied to a
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -97,7 +99,17 @@ void fuzzCompileDatabase(const std::string &text) {
   options.buildPath = directory;
   options.noCache = true;
   std::unique_ptr<CompilationSetup> setup;
-  if (CompilationSetup::create(options, setup) || !setup)
+  std::optional<std::string> explicitError = CompilationSetup::create(options, setup);
+  // The same file found by gradlint itself (no -p), beside a source: the
+  // same verdict as -p, and a command for the source either way.
+  SetupOptions discovering;
+  discovering.noCache = true;
+  std::unique_ptr<CompilationSetup> discovered;
+  require(!CompilationSetup::create(discovering, discovered) && discovered);
+  std::string source = directory + "/train.cpp";
+  require(discovered->databaseProblem(source).has_value() == explicitError.has_value());
+  require(!discovered->commandFor(source).args.empty());
+  if (explicitError || !setup)
     return;
   // The files the database names, and one it does not.
   std::vector<std::string> files = {directory + "/absent.cpp"};

@@ -212,6 +212,7 @@ def main():
         run_isolation_session(workdir)
         run_pull_session(workdir)
         run_include_not_found_session(workdir)
+        run_broken_database_session(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.exit(summary())
@@ -296,6 +297,48 @@ def run_include_not_found_session(workdir):
               shown and "compileCommandsDir" in shown[0]["message"] and
               "-p" in shown[0]["message"], shown)
         server.shutdown()
+    finally:
+        server.kill()
+
+
+def run_broken_database_session(workdir):
+    """A compile_commands.json found beside the document that is half written
+    (a CMake configure under way): one diagnostic naming it, the server keeps
+    running, and once the file is complete the document's findings arrive."""
+    project = os.path.join(workdir, "half-configured")
+    os.makedirs(project)
+    source = os.path.join(project, "train.cpp")
+    shutil.copy(EXAMPLE, source)
+    with open(EXAMPLE, encoding="utf-8") as f:
+        buggy = f.read()
+    database = os.path.join(project, "compile_commands.json")
+    complete = json.dumps([{"directory": project, "file": source,
+                            "command": f"c++ -std=c++17 -c {source}"}])
+    with open(database, "w", encoding="utf-8") as f:
+        f.write(complete[:30])
+    uri = file_uri(source)
+    server = Server()
+    try:
+        initialize(server)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "cpp", "version": 1, "text": buggy}})
+        published = server.publish(uri, 1)
+        diagnostics = (published or {}).get("diagnostics", [])
+        check("broken database: one diagnostic naming the database",
+              len(diagnostics) == 1 and database in diagnostics[0].get("message", "") and
+              "not valid JSON" in diagnostics[0].get("message", ""), published)
+        with open(database, "w", encoding="utf-8") as f:
+            f.write(complete)
+        # A later mtime than the half-written file's, on filesystems with coarse times.
+        later = time.time() + 2
+        os.utime(database, (later, later))
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": buggy + "\n"}]})
+        published = server.publish(uri, 2)
+        check("broken database: once it is complete, the findings",
+              published is not None and codes(published) == sorted(EXPECTED), published)
+        exit_code = server.shutdown()
+        check("broken database: the server exits cleanly", exit_code == 0, exit_code)
     finally:
         server.kill()
 
