@@ -85,9 +85,13 @@ def fixed_text(gradlint, source_text, name, options, args):
             handle.write(source_text)
         run = subprocess.run([gradlint, *options, copy, "--"] + args, capture_output=True, text=True)
         if run.returncode not in (0, 1):
-            sys.exit(f"FAIL: gradlint {' '.join(options)} failed ({run.returncode}):\n{run.stderr}")
+            raise CaseFailure(f"gradlint {' '.join(options)} failed ({run.returncode}):\n{run.stderr}")
         with open(copy, encoding="utf-8") as handle:
             return handle.read(), run.stdout
+
+
+class CaseFailure(Exception):
+    """Why a case fails (the message starts after "FAIL: ")."""
 
 
 def fix_kinds(output):
@@ -100,20 +104,26 @@ def fix_kinds(output):
     return kinds
 
 
-def check_fixes(gradlint, source, text, output, args, filecheck):
-    """Fails unless every fix-it is pinned by CHECK-FIXES(-UNSAFE) lines that match."""
+def pinned_prefixes(text):
+    """The FIX_PREFIXES entries whose pins the case has."""
+    return [entry for entry in FIX_PREFIXES if has_directives(text, entry[0])]
+
+
+def check_fixes(source, text, output, fixed_by, filecheck):
+    """Raises CaseFailure unless every fix-it is pinned by CHECK-FIXES(-UNSAFE) lines that
+    match; `fixed_by(options)` is the case's text after `gradlint <options>`."""
     kinds = fix_kinds(output)
     for prefix, options, kind in FIX_PREFIXES:
         pinned = has_directives(text, prefix)
         if kinds[kind] and not pinned:
-            sys.exit(f"FAIL: the findings carry {kind} fix-its but the case has no {prefix} "
-                     f"line to pin the fixed code (tools/pin_fixes.py writes them):\n  " +
-                     "\n  ".join(kinds[kind]))
+            raise CaseFailure(f"the findings carry {kind} fix-its but the case has no {prefix} "
+                              f"line to pin the fixed code (tools/pin_fixes.py writes them):\n  " +
+                              "\n  ".join(kinds[kind]))
         if pinned and not kinds[kind]:
-            sys.exit(f"FAIL: the case has {prefix} lines but no finding carries a {kind} fix-it")
+            raise CaseFailure(f"the case has {prefix} lines but no finding carries a {kind} fix-it")
         if not pinned:
             continue
-        fixed, _ = fixed_text(gradlint, text, os.path.basename(source), options, args)
+        fixed = fixed_by(options)
         with tempfile.NamedTemporaryFile("w", suffix=".cpp", encoding="utf-8") as stripped:
             stripped.write(strip_annotations(fixed))
             stripped.flush()
@@ -122,9 +132,50 @@ def check_fixes(gradlint, source, text, output, args, filecheck):
                  f"--input-file={stripped.name}", "--dump-input=fail"],
                 capture_output=True, text=True)
         if check.returncode != 0:
-            sys.exit(f"FAIL: the fixed code (gradlint {' '.join(options)}) does not match the "
-                     f"{prefix} lines\n" + check.stderr)
+            raise CaseFailure(f"the fixed code (gradlint {' '.join(options)}) does not match the "
+                              f"{prefix} lines\n" + check.stderr)
     return sum(len(v) for v in kinds.values())
+
+
+def check_case(source, text, output, errors, fixed_by, filecheck):
+    """The verdict on one case from gradlint's text `output` for it (its diagnostics with
+    their source excerpts) and its `errors` (error lines naming it). Returns the "OK: ..."
+    line; raises CaseFailure."""
+    placeholders = [line.strip() for line in text.splitlines() if PLACEHOLDER in line]
+    if placeholders:
+        raise CaseFailure("a placeholder case written by tools/new_check.py; write the case and "
+                          "remove its " + PLACEHOLDER + " line:\n  " + "\n  ".join(placeholders))
+    if errors:
+        raise CaseFailure("gradlint reported an error:\n" + "\n".join(errors))
+    diagnostics = "\n".join(line for line in output.splitlines() if HEADER_LINE.match(line))
+    warnings = [line for line in diagnostics.splitlines() if ": warning: " in line]
+    expected = [line for line in text.splitlines() if "CHECK-MESSAGES:" in line]
+    if not expected:
+        # Nothing at all: a note on its own (a gap in the API model) exits 1 too.
+        if diagnostics:
+            raise CaseFailure("expected no diagnostics, got:\n" + output)
+        if pinned_prefixes(text):
+            raise CaseFailure("the case has CHECK-FIXES lines but no diagnostics")
+        return "OK: no diagnostics"
+    if not warnings:
+        raise CaseFailure("expected diagnostics (exit status 1), got none:\n" + output)
+    check = subprocess.run(
+        [filecheck, source, "--check-prefix=CHECK-MESSAGES",
+         "--implicit-check-not={{warning|error}}:", "--dump-input=never"],
+        input=diagnostics, capture_output=True, text=True)
+    if check.returncode != 0:
+        raise CaseFailure("diagnostics do not match the annotations\n" + check.stderr +
+                          "\n--- gradlint output ---\n" + diagnostics)
+    fixes = check_fixes(source, text, output, fixed_by, filecheck)
+    return (f"OK: {len(warnings)} diagnostics as annotated" +
+            (f", {fixes} fix-its as pinned" if fixes else ""))
+
+
+def filecheck_path():
+    filecheck = os.environ.get("FILECHECK", "/usr/lib/llvm-19/bin/FileCheck")
+    if not shutil.which(filecheck):
+        sys.exit(f"FAIL: FileCheck not found: {filecheck}")
+    return filecheck
 
 
 def main():
@@ -135,45 +186,20 @@ def main():
             headers = arg.split("=", 1)[1]
         elif arg.startswith("--pch="):
             pch = arg.split("=", 1)[1] or None
-    filecheck = os.environ.get("FILECHECK", "/usr/lib/llvm-19/bin/FileCheck")
-    if not shutil.which(filecheck):
-        sys.exit(f"FAIL: FileCheck not found: {filecheck}")
-
+    filecheck = filecheck_path()
     with open(source, encoding="utf-8") as handle:
         text = handle.read()
-    placeholders = [line.strip() for line in text.splitlines() if PLACEHOLDER in line]
-    if placeholders:
-        sys.exit("FAIL: a placeholder case written by tools/new_check.py; write the case and "
-                 "remove its " + PLACEHOLDER + " line:\n  " + "\n  ".join(placeholders))
-
     args = compiler_args(headers, pch)
     run = subprocess.run([gradlint, source, "--"] + args, capture_output=True, text=True)
-    if run.returncode == 2:
-        sys.exit(f"FAIL: gradlint reported an error:\n{run.stderr}")
-    diagnostics = "\n".join(line for line in run.stdout.splitlines() if HEADER_LINE.match(line))
-    warnings = [line for line in diagnostics.splitlines() if ": warning: " in line]
-
-    expected = [line for line in text.splitlines() if "CHECK-MESSAGES:" in line]
-    pins = any(has_directives(text, prefix) for prefix, _, _ in FIX_PREFIXES)
-    if not expected:
-        if warnings or run.returncode != 0:
-            sys.exit("FAIL: expected no diagnostics, got:\n" + run.stdout)
-        if pins:
-            sys.exit("FAIL: the case has CHECK-FIXES lines but no diagnostics")
-        print("OK: no diagnostics")
-        return
-    if run.returncode != 1:
-        sys.exit(f"FAIL: expected exit status 1, got {run.returncode}\n{run.stdout}")
-    check = subprocess.run(
-        [filecheck, source, "--check-prefix=CHECK-MESSAGES",
-         "--implicit-check-not={{warning|error}}:", "--dump-input=never"],
-        input=diagnostics, capture_output=True, text=True)
-    if check.returncode != 0:
-        sys.exit("FAIL: diagnostics do not match the annotations\n" + check.stderr +
-                 "\n--- gradlint output ---\n" + diagnostics)
-    fixes = check_fixes(gradlint, source, text, run.stdout, args, filecheck)
-    print(f"OK: {len(warnings)} diagnostics as annotated" +
-          (f", {fixes} fix-its as pinned" if fixes else ""))
+    errors = [line for line in run.stderr.splitlines() if ": error: " in line]
+    if run.returncode == 2 and not errors:
+        errors = [run.stderr]
+    try:
+        print(check_case(source, text, run.stdout, errors,
+                         lambda options: fixed_text(gradlint, text, os.path.basename(source),
+                                                    options, args)[0], filecheck))
+    except CaseFailure as failure:
+        sys.exit(f"FAIL: {failure}")
 
 
 if __name__ == "__main__":
