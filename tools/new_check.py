@@ -106,7 +106,7 @@ signature `gradlint --confirm` measures).
 
 ## Options
 
-Set in `.gradlint.yaml` under `CheckOptions`, globally or as `{id}.<Option>` (see README, "Configuration"); the clang-tidy plugin reads the same keys.
+Set in `.gradlint.yaml` under `CheckOptions`, globally or as `{id}.<Option>` (see [docs/configuration.md](../docs/configuration.md#checkoptions)); the clang-tidy plugin reads the same keys.
 
 - TODO: the options of the training-loop model this check depends on (`OptimizerWrappers`,
   `GradientSyncFunctions`, `AccumulationStepNames`, `WorldSizeNames`), one line each.
@@ -118,7 +118,8 @@ fix it by hand.
 
 ## References
 
-- `CHECKS.md`, section "{id}".
+- [docs/specification.md](../docs/specification.md): TODO: the section that specifies {id}
+  (add it there).
 """
 
 RULE_EXAMPLE = """\
@@ -296,6 +297,7 @@ they are written. Next:
   1. checks/{cls}.cpp: find the bug in the TrainingLoop and report it (and a fix-it,
      checks/FixIts.h, when one is safe to offer).
   2. rules/{check_id}.md: every section; the summary is what --list-checks prints.
+     Specify the check in docs/specification.md too.
   3. test_cases/{check_id}/: write the two cases (delete their GRADLINT-PLACEHOLDER
      lines) and add more positive_*.cpp / negative_*.cpp; pin fix-its with
      tools/pin_fixes.py build/bin/gradlint test_cases/{check_id}/*.cpp and review them.

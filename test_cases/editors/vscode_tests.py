@@ -90,6 +90,23 @@ def test_contents(vsix):
           not unwanted, unwanted[:20])
     size = os.path.getsize(vsix)
     check("12. the .vsix is small (under 1 MB)", size < 1 << 20, size)
+    # The license: package.json names it, the repository's LICENSE travels as
+    # extension/LICENSE.txt (vsce's name for it) and the VSIX manifest points there.
+    check("12a. package.json's license is Apache-2.0 WITH LLVM-exception",
+          manifest.get("license") == "Apache-2.0 WITH LLVM-exception", manifest.get("license"))
+    with open(os.path.join(SOURCE_DIR, "LICENSE"), encoding="utf-8") as f:
+        license_text = f.read()
+    with zipfile.ZipFile(vsix) as archive:
+        packaged = (archive.read("extension/LICENSE.txt").decode("utf-8")
+                    if "extension/LICENSE.txt" in names else None)
+        vsix_manifest = (archive.read("extension.vsixmanifest").decode("utf-8")
+                         if "extension.vsixmanifest" in names else "")
+    check("12b. the repository's LICENSE is in the .vsix as extension/LICENSE.txt, unchanged",
+          packaged == license_text, "missing" if packaged is None else "it differs")
+    check("12c. extension.vsixmanifest names it as the license",
+          "<License>extension/LICENSE.txt</License>" in vsix_manifest and
+          'Type="Microsoft.VisualStudio.Services.Content.License" Path="extension/LICENSE.txt"'
+          in vsix_manifest, vsix_manifest[-1500:])
     return manifest
 
 

@@ -774,6 +774,14 @@ def test_unused_suppressions():
         rule_ids = [r["id"] for r in sarif_doc["runs"][0]["tool"]["driver"]["rules"]]
         check("unused: SARIF has a rule for it", "gradlint-unused-suppression" in rule_ids and
               not sarif_problems(sarif_doc), rule_ids)
+        # Built without GRADLINT_DOCS_URL: the suppressions page copied beside the binary.
+        unused_rule = next((r for r in sarif_doc["runs"][0]["tool"]["driver"]["rules"]
+                            if r["id"] == "gradlint-unused-suppression"), {})
+        check("unused: its rule links to docs/suppressions.md beside the binary",
+              unused_rule.get("helpUri", "").endswith("/docs/suppressions.md") and
+              same_document(local_document(unused_rule["helpUri"]),
+                            source_text("docs", "suppressions.md")),
+              unused_rule.get("helpUri"))
 
 
 def decode_workflow_value(text):

@@ -2,7 +2,8 @@
 """The Debian package (cpack -G DEB) installed into a fresh root with dpkg
 --root, and run from outside the source and build trees: gradlint finds its
 CUDA runtime library, its API model and its rule documents relative to
-itself, and gives the findings of the build tree's gradlint.
+itself, and gives the findings of the build tree's gradlint. The package
+carries its documentation and Debian's machine-readable copyright file.
 
 usage: package_tests.py BUILD_DIR SOURCE_DIR [CLANG_TIDY]"""
 import glob
@@ -98,6 +99,65 @@ def test_layout(root):
           os.path.isfile(os.path.join(root, "usr/share/gradlint/api_model/torch/torch.h")))
 
 
+def deb822_paragraphs(text):
+    """[{field: value}] of a Debian control-style file; continuation lines kept
+    with their leading space dropped, a lone '.' as an empty line."""
+    paragraphs, fields, last = [], {}, None
+    for line in text.splitlines() + [""]:
+        if not line.strip():
+            if fields:
+                paragraphs.append(fields)
+            fields, last = {}, None
+        elif line[0] in " \t" and last:
+            fields[last] += "\n" + ("" if line.strip() == "." else line[1:])
+        elif ":" in line:
+            last, value = line.split(":", 1)
+            fields[last] = value.strip()
+    return paragraphs
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def test_copyright(deb, root):
+    """/usr/share/doc/gradlint/copyright in DEP-5 format, naming LICENSE's license
+    with its LLVM exceptions; the README and the docs/ pages beside it."""
+    pages = sorted(os.path.basename(p)
+                   for p in glob.glob(os.path.join(SOURCE_DIR, "docs", "*.md")))
+    docs = os.path.join(root, "usr/share/doc/gradlint/docs")
+    installed_pages = sorted(os.listdir(docs)) if os.path.isdir(docs) else []
+    check("the README and every docs/ page are installed",
+          os.path.isfile(os.path.join(root, "usr/share/doc/gradlint/README.md")) and
+          pages and pages == installed_pages, installed_pages)
+    listed = run(["dpkg-deb", "-c", deb]).stdout
+    check("the .deb carries usr/share/doc/gradlint/copyright",
+          "./usr/share/doc/gradlint/copyright\n" in listed + "\n", listed[-1500:])
+    path = os.path.join(root, "usr/share/doc/gradlint/copyright")
+    if not os.path.isfile(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        paragraphs = deb822_paragraphs(f.read())
+    header = paragraphs[0] if paragraphs else {}
+    check("copyright: machine-readable format 1.0",
+          header.get("Format") ==
+          "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", header)
+    everything = [p for p in paragraphs if p.get("Files") == "*"]
+    check("copyright: Files: * is under Apache-2.0 WITH LLVM-exception, with a copyright",
+          len(everything) == 1 and everything[0].get("Copyright") and
+          everything[0].get("License") == "Apache-2.0 WITH LLVM-exception", everything)
+    text = next((p["License"] for p in paragraphs if "Files" not in p and
+                 p.get("License", "").startswith("Apache-2.0 WITH LLVM-exception\n")), "")
+    with open(os.path.join(SOURCE_DIR, "LICENSE"), encoding="utf-8") as f:
+        license_text = f.read()
+    exceptions = license_text[license_text.find("---- LLVM Exceptions"):]
+    check("LICENSE ends with the LLVM exceptions", exceptions.startswith("---- LLVM Exceptions")
+          and "Apache License" in license_text and "Version 2.0, January 2004" in license_text)
+    check("copyright: the license paragraph holds LICENSE's LLVM exceptions, word for word",
+          exceptions and words(exceptions) in words(text) and
+          "/usr/share/common-licenses/Apache-2.0" in text, text[-400:])
+
+
 def test_runs_outside_the_trees(root, workdir):
     binary = os.path.join(root, "usr", "bin", "gradlint")
     project = os.path.join(workdir, "user-project")
@@ -146,6 +206,7 @@ def main():
         if deb:
             test_dependencies(deb)
             test_layout(root)
+            test_copyright(deb, root)
             test_runs_outside_the_trees(root, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

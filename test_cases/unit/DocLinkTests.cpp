@@ -18,9 +18,9 @@ TEST(DocLinks, TrailingSlashesOfTheBaseAreNotDoubled) {
             "https://example.org/docs/rules/accum-per-micro-batch-clip.md");
 }
 
-TEST(DocLinks, TheUnusedSuppressionFindingLinksToTheReadmeSection) {
+TEST(DocLinks, TheUnusedSuppressionFindingLinksToTheSuppressionsPage) {
   EXPECT_EQ(ruleDocUrlUnder("https://example.org/docs", "gradlint-unused-suppression"),
-            "https://example.org/docs/README.md#suppressions");
+            "https://example.org/docs/docs/suppressions.md");
 }
 
 TEST(DocLinks, FileUrisEncodeSpacesAndNonAsciiBytes) {

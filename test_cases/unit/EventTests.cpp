@@ -214,7 +214,7 @@ void train(std::shared_ptr<Net> model, std::unique_ptr<Opt>& o, std::vector<torc
   EXPECT_EQ(a.pos(step->loc), a.at("o->step"));
 }
 
-// CHECKS.md: match through pointers and `std::unique_ptr`. A GAN whose
+// docs/specification.md: match through pointers and `std::unique_ptr`. A GAN whose
 // discriminator steps every micro-batch while the generator accumulates: the
 // events must tell the two optimizers apart (MisplacedZeroGradCheck skips the
 // resets of an optimizer that steps every micro-batch by comparing them).

@@ -1,4 +1,4 @@
-// Accumulation windows: every boundary-guard form of CHECKS.md ("Words").
+// Accumulation windows: every boundary-guard form of docs/specification.md ("Words").
 #include "ModelTestSupport.h"
 
 #include "clang/AST/StmtCXX.h"
