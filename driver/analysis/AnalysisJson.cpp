@@ -6,16 +6,16 @@ namespace gradlint {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Json locationJson(const Location &location) {
+OrderedJson locationJson(const Location &location) {
   return {{"file", location.file},
           {"line", location.line},
           {"column", location.column},
           {"source_line", location.sourceLine}};
 }
 
-Location locationFrom(const Json &json) {
+Location locationFrom(const OrderedJson &json) {
   Location location;
   json.at("file").get_to(location.file);
   json.at("line").get_to(location.line);
@@ -24,17 +24,17 @@ Location locationFrom(const Json &json) {
   return location;
 }
 
-Json fixJson(const FixIt &fix) {
-  Json edits = Json::array();
+OrderedJson fixJson(const FixIt &fix) {
+  OrderedJson edits = OrderedJson::array();
   for (const TextEdit &edit : fix.edits) {
-    Json item = {{"file", edit.file},
-                 {"offset", edit.offset},
-                 {"length", edit.length},
-                 {"line", edit.line},
-                 {"column", edit.column},
-                 {"end_line", edit.endLine},
-                 {"end_column", edit.endColumn},
-                 {"replacement", edit.replacement}};
+    OrderedJson item = {{"file", edit.file},
+                        {"offset", edit.offset},
+                        {"length", edit.length},
+                        {"line", edit.line},
+                        {"column", edit.column},
+                        {"end_line", edit.endLine},
+                        {"end_column", edit.endColumn},
+                        {"replacement", edit.replacement}};
     if (edit.contentHash)
       item["content_hash"] = *edit.contentHash;
     edits.push_back(std::move(item));
@@ -42,11 +42,11 @@ Json fixJson(const FixIt &fix) {
   return {{"description", fix.description}, {"safe", fix.safe}, {"edits", std::move(edits)}};
 }
 
-FixIt fixFrom(const Json &json) {
+FixIt fixFrom(const OrderedJson &json) {
   FixIt fix;
   json.at("description").get_to(fix.description);
   json.at("safe").get_to(fix.safe);
-  for (const Json &item : json.at("edits")) {
+  for (const OrderedJson &item : json.at("edits")) {
     TextEdit edit;
     item.at("file").get_to(edit.file);
     item.at("offset").get_to(edit.offset);
@@ -63,11 +63,11 @@ FixIt fixFrom(const Json &json) {
   return fix;
 }
 
-Json diagnosticJson(const Diagnostic &d) {
-  Json notes = Json::array();
+OrderedJson diagnosticJson(const Diagnostic &d) {
+  OrderedJson notes = OrderedJson::array();
   for (const DiagnosticNote &note : d.notes)
     notes.push_back({{"location", locationJson(note.location)}, {"message", note.message}});
-  Json json = {
+  OrderedJson json = {
       {"check", d.check},     {"severity", d.severity},    {"location", locationJson(d.location)},
       {"message", d.message}, {"notes", std::move(notes)}, {"fix_applied", d.fixApplied}};
   if (d.confirmation)
@@ -77,13 +77,13 @@ Json diagnosticJson(const Diagnostic &d) {
   return json;
 }
 
-Diagnostic diagnosticFrom(const Json &json) {
+Diagnostic diagnosticFrom(const OrderedJson &json) {
   Diagnostic d;
   json.at("check").get_to(d.check);
   json.at("severity").get_to(d.severity);
   d.location = locationFrom(json.at("location"));
   json.at("message").get_to(d.message);
-  for (const Json &note : json.at("notes"))
+  for (const OrderedJson &note : json.at("notes"))
     d.notes.push_back({locationFrom(note.at("location")), note.at("message").get<std::string>()});
   json.at("fix_applied").get_to(d.fixApplied);
   if (json.contains("confirmation"))
@@ -96,11 +96,11 @@ Diagnostic diagnosticFrom(const Json &json) {
 } // namespace
 
 std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
-  Json diagnostics = Json::array();
+  OrderedJson diagnostics = OrderedJson::array();
   for (const Diagnostic &diagnostic : analysis.diagnostics)
     diagnostics.push_back(diagnosticJson(diagnostic));
   auto fileErrors = [](const std::vector<FileError> &list) {
-    Json array = Json::array();
+    OrderedJson array = OrderedJson::array();
     for (const FileError &error : list)
       array.push_back({{"file", error.file},
                        {"message", error.message},
@@ -109,43 +109,43 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                        {"include_not_found", error.includeNotFound}});
     return array;
   };
-  Json runs = Json::array();
+  OrderedJson runs = OrderedJson::array();
   for (const LoopRun &run : analysis.loopRuns)
     runs.push_back(loopRunToJson(run));
-  Json json = {{"diagnostics", std::move(diagnostics)},
-               {"errors", fileErrors(analysis.errors)},
-               {"notes", fileErrors(analysis.notes)},
-               {"used_api_model", analysis.usedApiModel},
-               {"skipped", analysis.skipped},
-               {"cache_use",
-                {{"hits", analysis.childCacheUse.hits},
-                 {"builds", analysis.childCacheUse.builds},
-                 {"build_failures", analysis.childCacheUse.buildFailures},
-                 {"note", analysis.childCacheUse.note},
-                 {"evicted_entries", analysis.childCacheUse.evictedEntries},
-                 {"evicted_bytes", analysis.childCacheUse.evictedBytes},
-                 {"failed_keys", analysis.childCacheUse.failedKeys},
-                 {"unusable", analysis.childCacheUse.unusable}}},
-               {"preamble_use",
-                {{"used", analysis.preambleUse.used},
-                 {"built", analysis.preambleUse.built},
-                 {"pch", analysis.preambleUse.pch}}},
-               {"real_paths", analysis.realPaths},
-               {"files_read", analysis.filesRead},
-               {"model_dump", analysis.modelDump},
-               {"loop_runs", std::move(runs)}};
-  return Json::to_cbor(json);
+  OrderedJson json = {{"diagnostics", std::move(diagnostics)},
+                      {"errors", fileErrors(analysis.errors)},
+                      {"notes", fileErrors(analysis.notes)},
+                      {"used_api_model", analysis.usedApiModel},
+                      {"skipped", analysis.skipped},
+                      {"cache_use",
+                       {{"hits", analysis.childCacheUse.hits},
+                        {"builds", analysis.childCacheUse.builds},
+                        {"build_failures", analysis.childCacheUse.buildFailures},
+                        {"note", analysis.childCacheUse.note},
+                        {"evicted_entries", analysis.childCacheUse.evictedEntries},
+                        {"evicted_bytes", analysis.childCacheUse.evictedBytes},
+                        {"failed_keys", analysis.childCacheUse.failedKeys},
+                        {"unusable", analysis.childCacheUse.unusable}}},
+                      {"preamble_use",
+                       {{"used", analysis.preambleUse.used},
+                        {"built", analysis.preambleUse.built},
+                        {"pch", analysis.preambleUse.pch}}},
+                      {"real_paths", analysis.realPaths},
+                      {"files_read", analysis.filesRead},
+                      {"model_dump", analysis.modelDump},
+                      {"loop_runs", std::move(runs)}};
+  return OrderedJson::to_cbor(json);
 }
 
 std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes,
                                           FileAnalysis &analysis) {
   try {
-    Json json = Json::from_cbor(bytes);
+    OrderedJson json = OrderedJson::from_cbor(bytes);
     FileAnalysis decoded;
-    for (const Json &item : json.at("diagnostics"))
+    for (const OrderedJson &item : json.at("diagnostics"))
       decoded.diagnostics.push_back(diagnosticFrom(item));
-    auto fileErrors = [](const Json &array, std::vector<FileError> &list) {
-      for (const Json &item : array) {
+    auto fileErrors = [](const OrderedJson &array, std::vector<FileError> &list) {
+      for (const OrderedJson &item : array) {
         FileError error;
         item.at("file").get_to(error.file);
         item.at("message").get_to(error.message);
@@ -159,7 +159,7 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     fileErrors(json.at("notes"), decoded.notes);
     json.at("used_api_model").get_to(decoded.usedApiModel);
     json.at("skipped").get_to(decoded.skipped);
-    const Json &cacheUse = json.at("cache_use");
+    const OrderedJson &cacheUse = json.at("cache_use");
     cacheUse.at("hits").get_to(decoded.childCacheUse.hits);
     cacheUse.at("builds").get_to(decoded.childCacheUse.builds);
     cacheUse.at("build_failures").get_to(decoded.childCacheUse.buildFailures);
@@ -168,14 +168,14 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     cacheUse.at("evicted_bytes").get_to(decoded.childCacheUse.evictedBytes);
     cacheUse.at("failed_keys").get_to(decoded.childCacheUse.failedKeys);
     cacheUse.at("unusable").get_to(decoded.childCacheUse.unusable);
-    const Json &preambleUse = json.at("preamble_use");
+    const OrderedJson &preambleUse = json.at("preamble_use");
     preambleUse.at("used").get_to(decoded.preambleUse.used);
     preambleUse.at("built").get_to(decoded.preambleUse.built);
     preambleUse.at("pch").get_to(decoded.preambleUse.pch);
     json.at("real_paths").get_to(decoded.realPaths);
     json.at("files_read").get_to(decoded.filesRead);
     json.at("model_dump").get_to(decoded.modelDump);
-    for (const Json &item : json.at("loop_runs"))
+    for (const OrderedJson &item : json.at("loop_runs"))
       decoded.loopRuns.push_back(loopRunFromJson(item));
     if (decoded.realPaths.size() != decoded.diagnostics.size())
       return std::string("the result lists ") + std::to_string(decoded.realPaths.size()) +

@@ -1,6 +1,7 @@
 #include "driver/config/Config.h"
 
 #include "driver/analysis/BoundedFile.h"
+#include "driver/analysis/CompilationSetup.h"
 #include "driver/config/CheckSelection.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -248,13 +249,6 @@ std::string parentDirectory(const std::string &path) {
   return std::string(llvm::sys::path::parent_path(path));
 }
 
-std::string absolutePath(const std::string &path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, true);
-  return std::string(absolute);
-}
-
 /// A PerFileIgnores glob against a file: with a '/', the path relative to the
 /// configuration's directory (a file outside it never matches); without one,
 /// the file name, as in .gitignore. '*' also crosses '/', so "**" works too.
@@ -361,7 +355,9 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
   // The chain of files, nearest first.
   std::vector<const ConfigFile *> chain;
   std::string next =
-      configFile_.empty() ? nearestConfig(parentDirectory(absolutePath(sourceFile))) : configFile_;
+      configFile_.empty()
+          ? nearestConfig(parentDirectory(CompilationSetup::absolutePath(sourceFile)))
+          : configFile_;
   std::set<std::string> visited;
   while (!next.empty() && visited.insert(next).second) {
     const ConfigFile *config = nullptr;
@@ -370,7 +366,8 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
     chain.push_back(config);
     out.sources.push_back(config->path);
     next = config->inheritParent
-               ? nearestConfig(parentDirectory(parentDirectory(absolutePath(config->path))))
+               ? nearestConfig(
+                     parentDirectory(parentDirectory(CompilationSetup::absolutePath(config->path))))
                : "";
   }
 
@@ -387,8 +384,8 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
   // PerFileIgnores come last, after --checks too: a path that is off stays off.
   for (auto config = chain.rbegin(); config != chain.rend(); ++config)
     for (const auto &[pattern, globs] : (*config)->perFileIgnores)
-      if (pathMatches(pattern, absolutePath(sourceFile),
-                      parentDirectory(absolutePath((*config)->path))))
+      if (pathMatches(pattern, CompilationSetup::absolutePath(sourceFile),
+                      parentDirectory(CompilationSetup::absolutePath((*config)->path))))
         for (llvm::StringRef glob : llvm::split(globs, ','))
           checks += ",-" + glob.trim().str();
   warningsAsErrors += "," + commandLineWarningsAsErrors_;

@@ -1,6 +1,7 @@
 #include "driver/fix/FixApplier.h"
 
 #include "driver/analysis/BoundedFile.h"
+#include "driver/analysis/CompilationSetup.h"
 #include "driver/fix/AtomicWrite.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -43,8 +44,6 @@ std::optional<std::string> readFile(const std::string &path, std::string &error)
   return buffer->getBuffer().str();
 }
 
-std::string absolutePath(const std::string &path);
-
 const char *const kChangedSinceAnalysed = "changed since it was analysed; no fix applied";
 
 /// The file `path` names, through symbolic links; `path` made absolute when
@@ -53,7 +52,7 @@ std::string realPathOf(const std::string &path) {
   llvm::SmallString<256> real;
   if (!llvm::sys::fs::real_path(path, real))
     return std::string(real);
-  return absolutePath(path);
+  return CompilationSetup::absolutePath(path);
 }
 
 std::string yamlString(const std::string &text) {
@@ -78,13 +77,6 @@ std::string yamlString(const std::string &text) {
   return out + "\"";
 }
 
-std::string absolutePath(const std::string &path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  return std::string(absolute);
-}
-
 /// Byte offset of 1-based (line, column) in `text`.
 unsigned offsetOf(const std::string &text, unsigned line, unsigned column) {
   size_t offset = 0;
@@ -105,7 +97,7 @@ std::optional<std::string> exportFixes(const std::vector<const Diagnostic *> &fi
   std::ostringstream yaml;
   yaml << "---\nMainSourceFile: \"\"\nDiagnostics:\n";
   for (const Diagnostic *diagnostic : fixed) {
-    std::string file = absolutePath(diagnostic->location.file);
+    std::string file = CompilationSetup::absolutePath(diagnostic->location.file);
     auto text = contents.find(diagnostic->location.file);
     unsigned offset = text == contents.end() ? 0
                                              : offsetOf(text->second, diagnostic->location.line,
@@ -117,7 +109,8 @@ std::optional<std::string> exportFixes(const std::vector<const Diagnostic *> &fi
          << "      FileOffset: " << offset << "\n"
          << "      Replacements:\n";
     for (const TextEdit &edit : diagnostic->fix->edits)
-      yaml << "        - FilePath: " << yamlString(absolutePath(edit.file)) << "\n"
+      yaml << "        - FilePath: " << yamlString(CompilationSetup::absolutePath(edit.file))
+           << "\n"
            << "          Offset: " << edit.offset << "\n"
            << "          Length: " << edit.length << "\n"
            << "          ReplacementText: " << yamlString(edit.replacement) << "\n";

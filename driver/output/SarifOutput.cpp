@@ -22,7 +22,7 @@
 
 namespace gradlint {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 namespace {
 
@@ -31,7 +31,7 @@ constexpr const char *kSchemaUri =
 constexpr const char *kSourceRootId = "%SRCROOT%";
 constexpr const char *kFingerprintKey = "gradlintFindingHash/v1";
 
-std::string absolutePath(const std::string &file) {
+std::string resolvedPath(const std::string &file) {
   llvm::SmallString<256> path(file.empty() ? "." : file);
   llvm::sys::fs::make_absolute(path);
   llvm::sys::path::remove_dots(path, true);
@@ -117,8 +117,8 @@ std::string sarifLevel(const std::string &severity) {
   return "warning";
 }
 
-Json ruleDescriptor(const std::string &id) {
-  Json rule = {{"id", id}, {"name", ruleName(id)}};
+OrderedJson ruleDescriptor(const std::string &id) {
+  OrderedJson rule = {{"id", id}, {"name", ruleName(id)}};
   std::string summary, fullDescription, help, severity = "warning";
   std::vector<std::string> tags;
   if (const RuleInfo *info = findRule(id)) {
@@ -197,22 +197,22 @@ public:
   }
 
   /// A toolExecutionNotification for a file-level error or note.
-  Json notificationFor(const FileError &error, const char *id, const char *level) {
-    Json notification = {
+  OrderedJson notificationFor(const FileError &error, const char *id, const char *level) {
+    OrderedJson notification = {
         {"descriptor", {{"id", id}}}, {"level", level}, {"message", {{"text", error.message}}}};
     if (!error.file.empty()) {
-      Json physical = {{"artifactLocation", artifactLocation(error.file)}};
+      OrderedJson physical = {{"artifactLocation", artifactLocation(error.file)}};
       if (error.line) {
         physical["region"] = {{"startLine", error.line}};
         if (error.column)
           physical["region"]["startColumn"] = error.column;
       }
-      notification["locations"] = Json::array({{{"physicalLocation", physical}}});
+      notification["locations"] = OrderedJson::array({{{"physicalLocation", physical}}});
     }
     return notification;
   }
 
-  Json document() {
+  OrderedJson document() {
     std::vector<const Diagnostic *> all;
     for (const Diagnostic &diagnostic : result_.diagnostics)
       all.push_back(&diagnostic);
@@ -220,40 +220,41 @@ public:
       all.push_back(&diagnostic);
     fingerprints_ = stableFingerprints(all);
 
-    Json rules = Json::array();
+    OrderedJson rules = OrderedJson::array();
     for (const CheckFactory &factory : allChecks())
       addRule(factory.id, rules);
     for (const Diagnostic *diagnostic : all)
       addRule(diagnostic->check, rules);
 
-    Json results = Json::array();
+    OrderedJson results = OrderedJson::array();
     for (const Diagnostic &diagnostic : result_.diagnostics)
       results.push_back(resultFor(diagnostic, false));
     for (const Diagnostic &diagnostic : suppressed_)
       results.push_back(resultFor(diagnostic, true));
 
-    Json notifications = Json::array();
+    OrderedJson notifications = OrderedJson::array();
     for (const FileError &note : result_.notes)
       notifications.push_back(notificationFor(note, "gradlint-file-note", "note"));
     for (const FileError &error : result_.errors)
       notifications.push_back(notificationFor(error, "gradlint-file-error", "error"));
 
-    Json driver = {{"name", "gradlint"},
-                   {"version", GRADLINT_VERSION},
-                   {"semanticVersion", GRADLINT_VERSION},
-                   {"rules", rules}};
+    OrderedJson driver = {{"name", "gradlint"},
+                          {"version", GRADLINT_VERSION},
+                          {"semanticVersion", GRADLINT_VERSION},
+                          {"rules", rules}};
     if (std::string information = toolInformationUrl(); !information.empty())
       driver["informationUri"] = information;
-    Json invocation = {{"executionSuccessful", result_.errors.empty()},
-                       {"toolExecutionNotifications", notifications},
-                       {"workingDirectory", {{"uri", fileUri(withSlash(absolutePath(".")))}}}};
-    Json run = {
+    OrderedJson invocation = {
+        {"executionSuccessful", result_.errors.empty()},
+        {"toolExecutionNotifications", notifications},
+        {"workingDirectory", {{"uri", fileUri(withSlash(resolvedPath(".")))}}}};
+    OrderedJson run = {
         {"tool", {{"driver", driver}}},
-        {"invocations", Json::array({invocation})},
+        {"invocations", OrderedJson::array({invocation})},
         {"originalUriBaseIds", {{kSourceRootId, {{"uri", fileUri(withSlash(sourceRoot_))}}}}},
         {"columnKind", "unicodeCodePoints"},
         {"results", results}};
-    return {{"$schema", kSchemaUri}, {"version", "2.1.0"}, {"runs", Json::array({run})}};
+    return {{"$schema", kSchemaUri}, {"version", "2.1.0"}, {"runs", OrderedJson::array({run})}};
   }
 
 private:
@@ -263,33 +264,33 @@ private:
 
   static std::string projectRoot(const std::string &file) {
     std::string root = gitWorkTreeRoot(file);
-    return root.empty() ? absolutePath(".") : root;
+    return root.empty() ? resolvedPath(".") : root;
   }
 
-  Json artifactLocation(const std::string &file) {
-    std::string absolute = absolutePath(file);
+  OrderedJson artifactLocation(const std::string &file) {
+    std::string absolute = resolvedPath(file);
     std::string relative = relativeTo(absolute, sourceRoot_);
     if (relative.empty())
       return {{"uri", fileUri(absolute)}};
     return {{"uri", encodeUriPath(relative)}, {"uriBaseId", kSourceRootId}};
   }
 
-  Json physicalLocation(const Location &location) {
-    Json region = {{"startLine", location.line},
-                   {"startColumn", codePointColumn(location.sourceLine, location.column)}};
+  OrderedJson physicalLocation(const Location &location) {
+    OrderedJson region = {{"startLine", location.line},
+                          {"startColumn", codePointColumn(location.sourceLine, location.column)}};
     if (!location.sourceLine.empty())
       region["snippet"] = {{"text", location.sourceLine}};
     return {{"artifactLocation", artifactLocation(location.file)}, {"region", region}};
   }
 
-  void addRule(const std::string &id, Json &rules) {
+  void addRule(const std::string &id, OrderedJson &rules) {
     if (ruleIndex_.count(id))
       return;
     ruleIndex_[id] = rules.size();
     rules.push_back(ruleDescriptor(id));
   }
 
-  Json fixFor(const FixIt &fix) {
+  OrderedJson fixFor(const FixIt &fix) {
     // One artifactChange per file, its replacements in source order.
     std::map<std::string, std::vector<const TextEdit *>> byFile;
     std::vector<std::string> fileOrder;
@@ -298,11 +299,11 @@ private:
         fileOrder.push_back(edit.file);
       byFile[edit.file].push_back(&edit);
     }
-    Json changes = Json::array();
+    OrderedJson changes = OrderedJson::array();
     for (const std::string &file : fileOrder) {
-      Json replacements = Json::array();
+      OrderedJson replacements = OrderedJson::array();
       for (const TextEdit *edit : byFile[file]) {
-        Json deleted = {
+        OrderedJson deleted = {
             {"startLine", edit->line},
             {"startColumn", codePointColumn(lines_.line(file, edit->line), edit->column)},
             {"endLine", edit->endLine},
@@ -320,15 +321,16 @@ private:
             {"properties", {{"safety", fix.safe ? "safe" : "unsafe"}}}};
   }
 
-  Json resultFor(const Diagnostic &diagnostic, bool suppressed) {
-    Json result = {{"ruleId", diagnostic.check},
-                   {"ruleIndex", ruleIndex_.at(diagnostic.check)},
-                   {"level", sarifLevel(diagnostic.severity)},
-                   {"message", {{"text", diagnostic.message}}},
-                   {"locations",
-                    Json::array({{{"physicalLocation", physicalLocation(diagnostic.location)}}})}};
+  OrderedJson resultFor(const Diagnostic &diagnostic, bool suppressed) {
+    OrderedJson result = {
+        {"ruleId", diagnostic.check},
+        {"ruleIndex", ruleIndex_.at(diagnostic.check)},
+        {"level", sarifLevel(diagnostic.severity)},
+        {"message", {{"text", diagnostic.message}}},
+        {"locations",
+         OrderedJson::array({{{"physicalLocation", physicalLocation(diagnostic.location)}}})}};
     if (!diagnostic.notes.empty()) {
-      Json related = Json::array();
+      OrderedJson related = OrderedJson::array();
       for (size_t i = 0; i < diagnostic.notes.size(); ++i)
         related.push_back({{"id", i},
                            {"physicalLocation", physicalLocation(diagnostic.notes[i].location)},
@@ -337,9 +339,9 @@ private:
     }
     result["partialFingerprints"] = {{kFingerprintKey, fingerprints_.at(&diagnostic)}};
     if (diagnostic.fix && !diagnostic.fix->edits.empty())
-      result["fixes"] = Json::array({fixFor(*diagnostic.fix)});
+      result["fixes"] = OrderedJson::array({fixFor(*diagnostic.fix)});
     if (suppressed)
-      result["suppressions"] = Json::array({{{"kind", "inSource"}}});
+      result["suppressions"] = OrderedJson::array({{{"kind", "inSource"}}});
     if (const auto &c = diagnostic.confirmation)
       result["properties"] = {{"confirmation", confirmationToJson(*c)}};
     return result;
@@ -356,7 +358,7 @@ private:
 } // namespace
 
 std::string gitWorkTreeRoot(const std::string &file) {
-  std::string directory = absolutePath(file);
+  std::string directory = resolvedPath(file);
   if (!llvm::sys::fs::is_directory(directory))
     directory = std::string(llvm::sys::path::parent_path(directory));
   while (!directory.empty()) {
@@ -373,16 +375,16 @@ std::string gitWorkTreeRoot(const std::string &file) {
 }
 
 std::string projectRelativePath(const std::string &file) {
-  std::string absolute = absolutePath(file);
+  std::string absolute = resolvedPath(file);
   std::string root = gitWorkTreeRoot(file);
-  std::string relative = relativeTo(absolute, root.empty() ? absolutePath(".") : root);
+  std::string relative = relativeTo(absolute, root.empty() ? resolvedPath(".") : root);
   return relative.empty() ? file : relative;
 }
 
 void writeSarif(const RunResult &result, const std::vector<Diagnostic> &suppressed,
                 std::ostream &out) {
-  Json document = SarifWriter(result, suppressed).document();
-  out << document.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+  OrderedJson document = SarifWriter(result, suppressed).document();
+  out << document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) << '\n';
 }
 
 } // namespace gradlint
