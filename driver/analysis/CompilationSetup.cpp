@@ -86,8 +86,9 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadJsonDatabase(const std:
   std::unique_ptr<llvm::MemoryBuffer> text;
   if (auto failure = readBoundedFile(path, kMaxDatabaseBytes, "a compilation database", text,
                                      /*requiresNullTerminator=*/false)) {
-    error = failure->problem.empty() ? "cannot read compile_commands.json: " + failure->io.message()
-                                     : "compile_commands.json is " + failure->problem + "; not read";
+    error = failure->problem.empty()
+                ? "cannot read compile_commands.json: " + failure->io.message()
+                : "compile_commands.json is " + failure->problem + "; not read";
     return nullptr;
   }
   // Clang's parser is a YAML parser that prints its complaints about a
@@ -115,9 +116,8 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadJsonDatabase(const std:
     error = "cannot load compile_commands.json: " + oneLine(clangError);
     return nullptr;
   }
-  return clang::tooling::inferMissingCompileCommands(
-      clang::tooling::inferTargetAndDriverMode(
-          clang::tooling::inferMissingCompileCommands(std::move(json))));
+  return clang::tooling::inferMissingCompileCommands(clang::tooling::inferTargetAndDriverMode(
+      clang::tooling::inferMissingCompileCommands(std::move(json))));
 }
 
 /// The database at `path` (nearestDatabase's, or -p's): compile_commands.json
@@ -325,8 +325,7 @@ CompilationSetup::databaseProblemLocked(const std::string &dir) {
   llvm::sys::fs::file_status status;
   std::pair<uint64_t, int64_t> stamp{0, 0};
   if (!path.empty() && !llvm::sys::fs::status(path, status))
-    stamp = {status.getSize(),
-             status.getLastModificationTime().time_since_epoch().count()};
+    stamp = {status.getSize(), status.getLastModificationTime().time_since_epoch().count()};
   DetectedDatabase &detected = detected_[dir];
   if (detected.loaded && detected.path == path && detected.stamp == stamp)
     return detected.problem;

@@ -438,13 +438,21 @@ def test_isolation_matches_in_process(tmp, good):
           f"({(timings['isolated'] - timings['in-process']) / len(examples) * 1000:+.0f} ms per file)")
 
 
+# Three groups, each its own ctest test (bad-input/<group>), so that a loaded
+# or sanitized run spreads them over both cores and times them apart.
+GROUPS = {
+    "inputs": (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting,
+               test_big_source),
+    "databases": (test_compilation_databases, test_response_files, test_configuration),
+    "processes": (test_read_only_fix, test_crash_and_timeout, test_isolation_matches_in_process),
+}
+
+
 def main():
+    names = sys.argv[2:] or list(GROUPS)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = os.path.realpath(tmp)
-        for test in (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting,
-                     test_big_source, test_compilation_databases, test_response_files,
-                     test_configuration,
-                     test_read_only_fix, test_crash_and_timeout, test_isolation_matches_in_process):
+        for test in (t for name in names for t in GROUPS[name]):
             print(test.__name__)
             # Afresh for each test: --fix changes it.
             good = write(os.path.join(tmp, "good.cpp"), GOOD_SOURCE)
