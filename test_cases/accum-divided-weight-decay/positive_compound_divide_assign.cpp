@@ -17,6 +17,8 @@ void train(torch::nn::Linear model, const RunSettings &settings,
   double wd = settings.wd;
   wd /= accum_steps;
   // CHECK-MESSAGES: :[[@LINE-1]]:6: warning: weight decay is divided by the accumulation steps {{.*}} [accum-divided-weight-decay]
+  // CHECK-FIXES: {{^}}  double wd = settings.wd;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(settings.lr).weight_decay(wd));{{$}}
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(settings.lr).weight_decay(wd));
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;

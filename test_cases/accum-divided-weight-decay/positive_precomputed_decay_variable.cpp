@@ -15,6 +15,8 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
            const std::vector<torch::Tensor> &ys) {
   double wd = 0.3 / kGradAccumSteps;
   // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: weight decay is divided by the accumulation steps {{.*}} [accum-divided-weight-decay]
+  // CHECK-FIXES: {{^}}           const std::vector<torch::Tensor> &ys) {{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  double wd = 0.3;{{$}}
   torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.05).weight_decay(wd));
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / kGradAccumSteps;

@@ -10,6 +10,8 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector
   const int accum = 4;
   const double lr = base_lr / accum;
   // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: learning rate of an adaptive optimizer is divided by the accumulation steps {{.*}} [accum-lr-divided-by-steps]
+  // CHECK-FIXES: {{^}}  const int accum = 4;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  const double lr = base_lr;{{$}}
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(lr).weight_decay(0.0));
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum;

@@ -15,6 +15,8 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(lr));
   optimizer.param_groups()[0].options().set_lr(lr / kAccumulate);
   // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: learning rate of an adaptive optimizer is divided by the accumulation steps {{.*}} [accum-lr-divided-by-steps]
+  // CHECK-FIXES: {{^}}  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(lr));{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  optimizer.param_groups()[0].options().set_lr(lr);{{$}}
   for (size_t i = 0; i < inputs.size(); ++i) {
     torch::Tensor loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / kAccumulate;
     loss.backward();

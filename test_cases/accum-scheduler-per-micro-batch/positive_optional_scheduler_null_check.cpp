@@ -19,6 +19,11 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector
     if (scheduler)
       scheduler->step();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: learning-rate scheduler steps on every micro-batch {{.*}} [accum-scheduler-per-micro-batch]
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sgd.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (scheduler){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        scheduler->step();{{$}}
     if ((i + 1) % accum_steps == 0) {
       sgd.step();
       sgd.zero_grad();
