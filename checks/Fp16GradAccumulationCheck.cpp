@@ -53,7 +53,7 @@ std::string libraryScalarType(const clang::ValueDecl *decl, unsigned depth = 0) 
 }
 
 /// Every place the code that trains spells the half-precision dtype `type`
-/// ("Half", "BFloat16"), in source ranges [begin, end] of `within`.
+/// ("Half", "BFloat16") within `ranges` (each from begin to end, inclusive).
 struct DtypeSpellings {
   const clang::SourceManager &sm;
   std::string type;

@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-divided-weight-decay not-executable: no program-level fix
+// CONFIRM-VERDICT: accum-divided-weight-decay not-confirmed: the fix-it changes nothing the runtime ran
 // The decay read from the run's settings is scaled down in place (`wd /= accum_steps`)
-// before the optimizer is built; reported at the `/=`, no fix-it there.
-// Not executable: there is no fix-it for `/=` and the runtime has no program-level fix for
-// this check, so there is no fixed loop to run.
+// before the optimizer is built; reported at the `/=`, which the fix-it deletes (only the
+// options read `wd` afterwards). The runtime does not read the decay through the `/=`, so
+// the fixed loop changes nothing it ran (not-confirmed).
 #include <torch/torch.h>
 
 struct RunSettings {
