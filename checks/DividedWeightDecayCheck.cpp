@@ -31,8 +31,11 @@ void DividedWeightDecayCheck::check(const TrainingLoop &loop, CheckContext &cont
                     "); step() at line " + std::to_string(context.line(step->loc)) +
                     " applies it once per window, not once per micro-batch, so the division makes "
                     "it N times weaker than the same decay in large-batch training");
-    if (std::optional<SourceEdit> edit =
-            fixits::dropOptionDivision(factor.site, "weight_decay", context.astContext()))
+    std::optional<SourceEdit> edit =
+        fixits::dropOptionDivision(factor.site, "weight_decay", context.astContext());
+    if (!edit)
+      edit = fixits::dropStoredDivision(factor.site, context.astContext());
+    if (edit)
       result.fix = FindingFix{"drop the division of the weight decay", true, {*edit}};
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({step->loc, "this step() applies the weight decay once per window of " +

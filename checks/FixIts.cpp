@@ -170,6 +170,67 @@ const clang::Stmt *eventStatement(const TrainingLoop &loop, const TrainingEvent 
   return nullptr;
 }
 
+const clang::Stmt *unrelatedGuardStatement(const TrainingLoop &loop, const TrainingEvent &event,
+                                           clang::ASTContext &context) {
+  if (!event.guardedByUnrelatedCondition || event.condition != EventCondition::EveryMicroBatch ||
+      !event.callChain.empty())
+    return nullptr;
+  const clang::IfStmt *guard = nullptr;
+  const clang::Stmt *node = event.stmt;
+  while (node) {
+    const clang::Stmt *parent = parentStmt(node, context);
+    if (!parent || parent == loop.loop || (loop.window && parent == loop.window->guard.innerLoop))
+      return nullptr;
+    if (llvm::isa<clang::CompoundStmt>(parent) && isMicroBatchBlock(parent, loop)) {
+      if (node != guard)
+        return nullptr;
+      break;
+    }
+    if (const auto *branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
+      if (guard || branch->getElse() || branch->getThen() != node || branch->getInit() ||
+          branch->getConditionVariable())
+        return nullptr;
+      guard = branch;
+    } else if (!llvm::isa<clang::Expr, clang::CompoundStmt, clang::ForStmt, clang::CXXForRangeStmt,
+                          clang::DeclStmt>(parent)) {
+      return nullptr;
+    }
+    node = parent;
+  }
+  if (!guard)
+    return nullptr;
+  // The `if` must hold nothing else the window orders.
+  const clang::SourceManager &sm = context.getSourceManager();
+  clang::SourceRange range = guard->getSourceRange();
+  for (const TrainingEvent &other : loop.events) {
+    bool inside = !sm.isBeforeInTranslationUnit(other.loc, range.getBegin()) &&
+                  !sm.isBeforeInTranslationUnit(range.getEnd(), other.loc);
+    if (inside && (other.kind == EventKind::Backward || other.kind == EventKind::Step ||
+                   other.kind == EventKind::LossComputation ||
+                   other.kind == EventKind::GradBufferAdd || other.kind == EventKind::GradReset))
+      return nullptr;
+  }
+  return guard;
+}
+
+const clang::IfStmt *soleGuardOf(const TrainingLoop &loop, const TrainingEvent &event,
+                                 clang::ASTContext &context) {
+  const clang::Stmt *statement = blockStatement(event, context);
+  if (!statement)
+    return nullptr;
+  const clang::Stmt *parent = parentStmt(statement, context);
+  if (const auto *block = llvm::dyn_cast_or_null<clang::CompoundStmt>(parent);
+      block && block->size() == 1)
+    parent = parentStmt(block, context);
+  const auto *guard = llvm::dyn_cast_or_null<clang::IfStmt>(parent);
+  if (!guard || guard->getElse() || guard->getInit() || guard->getConditionVariable() ||
+      guard->getCond()->HasSideEffects(context))
+    return nullptr;
+  const clang::Stmt *block = parentStmt(guard, context);
+  return block && llvm::isa<clang::CompoundStmt>(block) && isMicroBatchBlock(block, loop) ? guard
+                                                                                          : nullptr;
+}
+
 bool inSameBlock(const clang::Stmt *a, const clang::Stmt *b, clang::ASTContext &context) {
   if (!a || !b)
     return false;
@@ -341,6 +402,32 @@ appendInScope(const clang::Stmt *node, const std::string &statement, clang::ASTC
       {clang::CharSourceRange::getCharRange(afterSemi, afterSemi), " " + statement + " }"}};
 }
 
+std::optional<SourceEdit> insertBlockCopyAfter(const clang::Stmt *anchor, const std::string &prefix,
+                                               const clang::CompoundStmt *copied,
+                                               clang::ASTContext &context) {
+  if (!anchor || !copied ||
+      !llvm::isa_and_nonnull<clang::CompoundStmt>(parentStmt(anchor, context)))
+    return std::nullopt;
+  std::optional<Extent> target = statementExtent(anchor, context);
+  std::optional<Extent> opening = statementExtent(copied, context);
+  if (!target || !opening || !target->wholeLines || opening->file != target->file)
+    return std::nullopt;
+  std::string from = lineIndentation(opening->buffer, opening->begin);
+  std::string indentation = indentationOf(*target);
+  // The statements alone, each on lines of its own: the comments stay behind.
+  std::string text = indentation + prefix + "{\n";
+  for (const clang::Stmt *statement : copied->body()) {
+    std::optional<Extent> extent = statementExtent(statement, context);
+    if (!extent || !extent->wholeLines)
+      return std::nullopt;
+    llvm::StringRef lines = extent->buffer.slice(extent->lineBegin, extent->end);
+    text += reindent(lines, from, indentation) + "\n";
+  }
+  text += indentation + "}\n";
+  const clang::SourceManager &sm = context.getSourceManager();
+  return SourceEdit{charRange(*target, target->lineEnd, target->lineEnd, sm), text};
+}
+
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement,
                                           clang::ASTContext &context) {
   std::optional<Extent> extent = statementExtent(statement, context);
@@ -373,8 +460,10 @@ std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContex
   if (text.empty())
     return std::nullopt;
   const clang::Expr *bare = stripImplicit(expr);
-  bool primary = llvm::isa<clang::DeclRefExpr, clang::IntegerLiteral, clang::FloatingLiteral,
-                           clang::ParenExpr, clang::MemberExpr>(bare);
+  // A named or functional cast binds like a call: `static_cast<int>(n)`.
+  bool primary =
+      llvm::isa<clang::DeclRefExpr, clang::IntegerLiteral, clang::FloatingLiteral, clang::ParenExpr,
+                clang::MemberExpr, clang::CXXNamedCastExpr, clang::CXXFunctionalCastExpr>(bare);
   if (const auto *call = llvm::dyn_cast<clang::CallExpr>(bare)) {
     const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
     primary = !op || op->getOperator() == clang::OO_Call ||
@@ -408,7 +497,8 @@ std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::Stri
   bool taken = false;
   if (const auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(parent))
     if (const clang::FunctionDecl *callee = call->getDirectCallee())
-      taken = callee->getIdentifier() && callee->getName() == setter;
+      taken = callee->getIdentifier() &&
+              (callee->getName() == setter || callee->getName() == ("set_" + setter).str());
   if (const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(parent))
     taken = setter == "lr" && construct->getNumArgs() >= 1 &&
             construct->getConstructor()->getParent()->getName().ends_with("Options");
@@ -418,6 +508,61 @@ std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::Stri
   if (!kept)
     return std::nullopt;
   return replaceExpr(site, *kept);
+}
+
+namespace {
+
+unsigned readsOf(const clang::Stmt *node, const clang::VarDecl *var) {
+  if (!node)
+    return 0;
+  unsigned reads = 0;
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(node))
+    reads += ref->getDecl() == var;
+  for (const clang::Stmt *child : node->children())
+    reads += readsOf(child, var);
+  return reads;
+}
+
+/// Whether `var` (a local or parameter) is named `expected` times in its function.
+bool namedOnly(const clang::VarDecl *var, unsigned expected) {
+  const auto *function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getDeclContext());
+  return function && function->getBody() && readsOf(function->getBody(), var) == expected;
+}
+
+} // namespace
+
+std::optional<SourceEdit> dropStoredDivision(const clang::Expr *site, clang::ASTContext &context) {
+  const auto *division =
+      llvm::dyn_cast_or_null<clang::BinaryOperator>(site ? site->IgnoreParens() : nullptr);
+  if (!division || division->getBeginLoc().isMacroID() || division->getEndLoc().isMacroID() ||
+      llvm::isa<clang::BinaryOperator>(division->getRHS()->IgnoreParenImpCasts()))
+    return std::nullopt;
+  if (division->getOpcode() == clang::BO_DivAssign) {
+    // `wd /= d;` as a statement of its own; `wd` read once more, by the setter.
+    const auto *target =
+        llvm::dyn_cast<clang::DeclRefExpr>(division->getLHS()->IgnoreParenImpCasts());
+    const auto *var = target ? llvm::dyn_cast<clang::VarDecl>(target->getDecl()) : nullptr;
+    if (!var || !var->isLocalVarDeclOrParm() || !namedOnly(var, 2) ||
+        !llvm::isa_and_nonnull<clang::CompoundStmt>(parentStmt(division, context)))
+      return std::nullopt;
+    return deleteStatement(division, context);
+  }
+  if (division->getOpcode() != clang::BO_Div)
+    return std::nullopt;
+  // `T v = x / d;`: the division is the whole initializer of a local read once.
+  clang::DynTypedNodeList parents = context.getParents(*site);
+  while (!parents.empty() && parents[0].get<clang::ImplicitCastExpr>())
+    parents = context.getParents(parents[0]);
+  const auto *var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
+  if (!var || !var->isLocalVarDecl() || !namedOnly(var, 1))
+    return std::nullopt;
+  clang::SourceRange kept = division->getLHS()->getSourceRange();
+  std::string text = clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(kept),
+                                                 context.getSourceManager(), context.getLangOpts())
+                         .str();
+  if (text.empty())
+    return std::nullopt;
+  return replaceExpr(site, text);
 }
 
 } // namespace fixits

@@ -37,6 +37,20 @@ namespace fixits {
 const clang::Stmt *eventStatement(const TrainingLoop &loop, const TrainingEvent &event,
                                   clang::ASTContext &context);
 
+/// The `if` standing in the micro-batch block that guards `event` by a
+/// condition unrelated to the window (`if (cfg.clip) clip_grad_norm_(...)`,
+/// `if (scheduler) scheduler->step();`), when it has no `else` and runs no
+/// backward(), step() or loss: it may move as a whole. Null otherwise.
+const clang::Stmt *unrelatedGuardStatement(const TrainingLoop &loop, const TrainingEvent &event,
+                                           clang::ASTContext &context);
+
+/// The `if` standing in the micro-batch block whose only statement is
+/// `event`'s call (`if (i % N == 0) optimizer.zero_grad();`), when it has no
+/// `else` and its condition no side effect: deleting it drops the event and
+/// its guard. Null otherwise.
+const clang::IfStmt *soleGuardOf(const TrainingLoop &loop, const TrainingEvent &event,
+                                 clang::ASTContext &context);
+
 /// Whether moving `statement` moves only the event's API call: not a helper
 /// (which may do more than gradlint sees) nor a loop around the call. Fixes
 /// that move more are marked unsafe.
@@ -71,6 +85,13 @@ std::optional<SourceEdit> insertStatement(const clang::Stmt *anchor, bool after,
 std::optional<std::vector<SourceEdit>>
 appendInScope(const clang::Stmt *node, const std::string &statement, clang::ASTContext &context);
 
+/// Inserts, on lines of its own right after `anchor` (a statement standing
+/// directly in a block), `prefix` followed by a copy of the braced block
+/// `copied`, re-indented from the line that opens it to the anchor's.
+std::optional<SourceEdit> insertBlockCopyAfter(const clang::Stmt *anchor, const std::string &prefix,
+                                               const clang::CompoundStmt *copied,
+                                               clang::ASTContext &context);
+
 /// Deletes `statement` (its whole lines when it stands alone on them).
 std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement, clang::ASTContext &context);
 
@@ -78,14 +99,20 @@ std::optional<SourceEdit> deleteStatement(const clang::Stmt *statement, clang::A
 std::optional<SourceEdit> replaceExpr(const clang::Expr *expr, std::string replacement);
 
 /// `x / d` handed straight to the option setter `setter(...)` (or, for "lr",
-/// to an optimizer's options constructor) becomes `x`. Nothing when the
+/// to an optimizer's options constructor, or `set_<setter>(...)`) becomes `x`. Nothing when the
 /// division is stored in a variable other code may read too, or when `d` is
 /// itself a product or quotient (it may hold more than N).
 std::optional<SourceEdit> dropOptionDivision(const clang::Expr *site, llvm::StringRef setter,
                                              clang::ASTContext &context);
 
+/// The division by `d` stored in a variable that only the option's setter
+/// reads afterwards: `const double lr = base / d;` becomes `= base`, and the
+/// statement `wd /= d;` is deleted. Nothing when the variable has another
+/// reader (a log, a second optimizer) or `d` is a product or quotient.
+std::optional<SourceEdit> dropStoredDivision(const clang::Expr *site, clang::ASTContext &context);
+
 /// The source text of `expr`, parenthesised unless it is a primary expression
-/// (name, literal, call, member access, parenthesised).
+/// (name, literal, call, cast, member access, parenthesised).
 std::optional<std::string> operandText(const clang::Expr *expr, clang::ASTContext &context);
 
 } // namespace fixits

@@ -48,8 +48,11 @@ void LrDividedByStepsCheck::reportDivisions(const TrainingLoop &loop, const Trai
             "); Adam, AdamW, RMSprop and Adagrad divide the update by the gradient's own scale, "
             "so this does not stand in for dividing the loss: every update of step() at line " +
             std::to_string(context.line(step.loc)) + " is N times smaller than intended");
-    if (std::optional<SourceEdit> edit =
-            fixits::dropOptionDivision(factor.site, "lr", context.astContext()))
+    std::optional<SourceEdit> edit =
+        fixits::dropOptionDivision(factor.site, "lr", context.astContext());
+    if (!edit)
+      edit = fixits::dropStoredDivision(factor.site, context.astContext());
+    if (edit)
       result.fix = FindingFix{"drop the division of the learning rate", true, {*edit}};
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({step.loc, "fix: keep the learning rate and divide the loss by " +

@@ -23,6 +23,39 @@ bool stepsEveryMicroBatch(const TrainingLoop &loop, const clang::ValueDecl *opti
   return false;
 }
 
+/// `if (<window guard>) reset;` after backward(): the `if` goes, and the reset
+/// runs right after the boundary step() instead (unless one runs there).
+std::optional<FindingFix> guardedResetFix(const TrainingLoop &loop, const TrainingEvent &reset,
+                                          const TrainingEvent &step, clang::ASTContext &ast) {
+  const clang::IfStmt *guard = fixits::soleGuardOf(loop, reset, ast);
+  const auto *call = llvm::dyn_cast_or_null<clang::Expr>(fixits::blockStatement(reset, ast));
+  if (!guard || !call)
+    return std::nullopt;
+  std::optional<SourceEdit> removal = fixits::deleteStatement(guard, ast);
+  if (!removal)
+    return std::nullopt;
+  // Unsafe: the first window no longer starts from a reset of its own.
+  FindingFix fix{"reset the gradients in the boundary branch, right after step(), instead of "
+                 "under their own guard",
+                 false,
+                 {*removal}};
+  for (const TrainingEvent *other : loop.eventsOf(EventKind::GradReset))
+    if (other->condition == EventCondition::Boundary && other->order > step.order &&
+        other->optimizer == reset.optimizer && other->module == reset.module) {
+      fix.description = "delete the guarded reset: the boundary branch already resets after step()";
+      return fix;
+    }
+  std::optional<std::string> text = fixits::operandText(call, ast);
+  std::optional<SourceEdit> placed =
+      text ? fixits::insertStatement(fixits::blockStatement(step, ast), /*after=*/true, *text + ";",
+                                     ast)
+           : std::nullopt;
+  if (!placed)
+    return std::nullopt;
+  fix.edits.push_back(*placed);
+  return fix;
+}
+
 /// A reset that runs on every micro-batch moves to right after the boundary
 /// step(); when one already runs there, the misplaced one is deleted.
 std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent &reset,
@@ -37,6 +70,9 @@ std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent
     return fixits::moveStatement(statement, anchor, /*after=*/true,
                                  "move the reset to right after step()", ast);
   }
+  if (reset.condition == EventCondition::WindowStart ||
+      reset.condition == EventCondition::OncePerWindowElsewhere)
+    return guardedResetFix(loop, reset, step, ast);
   if (reset.condition != EventCondition::EveryMicroBatch)
     return std::nullopt;
   const clang::Stmt *statement = fixits::eventStatement(loop, reset, ast);

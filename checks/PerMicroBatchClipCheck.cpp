@@ -18,6 +18,11 @@ std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent 
                                   const TrainingEvent &step, CheckContext &context) {
   clang::ASTContext &ast = context.astContext();
   const clang::Stmt *statement = fixits::eventStatement(loop, clip, ast);
+  // A guard unrelated to the window moves with it (unsafe: it is then
+  // evaluated at the boundary only).
+  bool guarded = !statement;
+  if (guarded)
+    statement = fixits::unrelatedGuardStatement(loop, clip, ast);
   if (!statement)
     return std::nullopt;
   for (const TrainingEvent *other : loop.eventsOf(EventKind::Clip))
@@ -25,8 +30,9 @@ std::optional<FindingFix> clipFix(const TrainingLoop &loop, const TrainingEvent 
       std::optional<SourceEdit> removal = fixits::deleteStatement(statement, ast);
       if (!removal)
         return std::nullopt;
-      return FindingFix{
-          "delete the clipping: the boundary branch already clips before step()", true, {*removal}};
+      return FindingFix{"delete the clipping: the boundary branch already clips before step()",
+                        !guarded,
+                        {*removal}};
     }
   std::optional<FindingFix> fix =
       fixits::moveStatement(statement, fixits::blockStatement(step, ast), /*after=*/false,

@@ -21,6 +21,10 @@ std::optional<FindingFix> schedulerFix(const TrainingLoop &loop, const TrainingE
                                        const TrainingEvent &step, CheckContext &context) {
   clang::ASTContext &ast = context.astContext();
   const clang::Stmt *statement = fixits::eventStatement(loop, scheduler, ast);
+  // A guard unrelated to the window moves with it (unsafe: it is then
+  // evaluated at the boundary only).
+  if (!statement)
+    statement = fixits::unrelatedGuardStatement(loop, scheduler, ast);
   if (!statement)
     return std::nullopt;
   std::optional<FindingFix> fix = fixits::moveStatement(

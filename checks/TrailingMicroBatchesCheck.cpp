@@ -3,6 +3,7 @@
 #include "model/ApiCalls.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 
 namespace gradlint {
 
@@ -45,27 +46,67 @@ std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &co
          "window that does adds them to its own";
 }
 
+const clang::Stmt *parentOf(const clang::Stmt *node, clang::ASTContext &context) {
+  auto parents = context.getParents(*node);
+  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
+}
+
+/// A comparison written without macros: the only condition that extending
+/// with `||` leaves alone at every batch but the last (`flag && (i + 1) % N
+/// == 0` would step at the last batch whatever the flag says).
+const clang::BinaryOperator *bareComparison(const clang::Expr *expr) {
+  const auto *comparison =
+      llvm::dyn_cast_or_null<clang::BinaryOperator>(expr ? expr->IgnoreParenImpCasts() : nullptr);
+  if (!comparison || !comparison->isComparisonOp() || comparison->getBeginLoc().isMacroID() ||
+      comparison->getEndLoc().isMacroID())
+    return nullptr;
+  return comparison;
+}
+
+/// The expression that decides the boundary and may be extended with the
+/// last batch: the guard itself, a flag's initializer (`bool sync = (i + 1) %
+/// N == 0;`), or a helper predicate call whose body is one such comparison.
+const clang::Expr *extensibleCondition(const BoundaryGuard &guard) {
+  if (guard.viaFlag) {
+    const auto *ref =
+        llvm::dyn_cast_or_null<clang::DeclRefExpr>(guard.condition->IgnoreParenImpCasts());
+    const auto *flag = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    // Assigned elsewhere, the flag may say more than the comparison.
+    if (!flag || !flag->getType().isConstQualified())
+      return nullptr;
+    return bareComparison(flag->getInit()) ? flag->getInit() : nullptr;
+  }
+  if (guard.viaHelper) {
+    const auto *call = llvm::dyn_cast<clang::CallExpr>(guard.condition->IgnoreParenImpCasts());
+    const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    const clang::FunctionDecl *definition = callee ? callee->getDefinition() : nullptr;
+    const auto *body =
+        llvm::dyn_cast_or_null<clang::CompoundStmt>(definition ? definition->getBody() : nullptr);
+    if (!body || body->size() != 1)
+      return nullptr;
+    const auto *returned = llvm::dyn_cast<clang::ReturnStmt>(body->body_front());
+    return returned && bareComparison(returned->getRetValue()) ? guard.condition : nullptr;
+  }
+  return bareComparison(guard.condition) ? guard.condition : nullptr;
+}
+
 /// `(i + 1) % N == 0` -> `(i + 1) % N == 0 || i + 1 == B` for a counted loop
-/// whose index is the window counter.
+/// whose index is the window counter (`&& i + 1 != B` for an early `continue`).
 std::optional<FindingFix> lastBatchFix(const TrainingLoop &loop, CheckContext &context) {
   const BoundaryGuard &guard = loop.window->guard;
-  if (!loop.end.batchCount || guard.form != GuardForm::Modulo || guard.viaEarlyContinue ||
-      guard.viaFlag || guard.viaHelper || !guard.condition || !guard.counter)
+  if (!loop.end.batchCount || guard.form != GuardForm::Modulo || !guard.condition || !guard.counter)
     return std::nullopt;
-  // Only a bare comparison: `flag && (i + 1) % N == 0` would step at the last
-  // batch whatever the flag says once extended.
-  const auto *condition =
-      llvm::dyn_cast<clang::BinaryOperator>(guard.condition->IgnoreParenImpCasts());
-  if (!condition || !condition->isComparisonOp() || condition->getBeginLoc().isMacroID() ||
-      condition->getEndLoc().isMacroID())
+  const clang::Expr *extended = extensibleCondition(guard);
+  if (!extended)
     return std::nullopt;
-  std::string written = context.text(guard.condition);
+  std::string written = context.text(extended);
   std::optional<std::string> bound = fixits::operandText(loop.end.batchCount, context.astContext());
   if (written.empty() || !bound)
     return std::nullopt;
   std::string index = guard.counter->getNameAsString();
-  std::optional<SourceEdit> edit =
-      fixits::replaceExpr(guard.condition, written + " || " + index + " + 1 == " + *bound);
+  std::string last = guard.viaEarlyContinue ? " && " + index + " + 1 != " + *bound
+                                            : " || " + index + " + 1 == " + *bound;
+  std::optional<SourceEdit> edit = fixits::replaceExpr(extended, written + last);
   if (!edit)
     return std::nullopt;
   FindingFix fix{"also step at the loop's last batch", false, {*edit}};
@@ -100,6 +141,103 @@ std::optional<FindingFix> lastBatchFix(const TrainingLoop &loop, CheckContext &c
   return fix;
 }
 
+bool contains(const clang::Stmt *outer, clang::SourceLocation loc, const clang::SourceManager &sm) {
+  clang::SourceRange range = outer->getSourceRange();
+  return loc.isValid() && !sm.isBeforeInTranslationUnit(loc, range.getBegin()) &&
+         !sm.isBeforeInTranslationUnit(range.getEnd(), loc);
+}
+
+/// Whether `block`, copied after `loop`, still compiles and means the same:
+/// it names nothing declared in the loop outside it and has no `break`,
+/// `continue` or `return`.
+bool copyableAfter(const clang::Stmt *node, const clang::Stmt *block, const clang::Stmt *loop,
+                   const clang::SourceManager &sm) {
+  if (llvm::isa<clang::BreakStmt, clang::ContinueStmt, clang::ReturnStmt>(node))
+    return false;
+  if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(node)) {
+    clang::SourceLocation declared = ref->getDecl()->getLocation();
+    if (contains(loop, declared, sm) && !contains(block, declared, sm))
+      return false;
+  }
+  for (const clang::Stmt *child : node->children())
+    if (child && !copyableAfter(child, block, loop, sm))
+      return false;
+  return true;
+}
+
+/// Whether `node` holds `counter = 0`.
+bool resetsCounter(const clang::Stmt *node, const clang::ValueDecl *counter) {
+  if (const auto *assign = llvm::dyn_cast<clang::BinaryOperator>(node))
+    if (assign->getOpcode() == clang::BO_Assign) {
+      const auto *literal =
+          llvm::dyn_cast<clang::IntegerLiteral>(assign->getRHS()->IgnoreParenImpCasts());
+      const clang::Expr *lhs = assign->getLHS()->IgnoreParenImpCasts();
+      const clang::ValueDecl *written = nullptr;
+      if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(lhs))
+        written = ref->getDecl();
+      else if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(lhs))
+        written = member->getMemberDecl();
+      if (literal && literal->getValue() == 0 && written == counter)
+        return true;
+    }
+  for (const clang::Stmt *child : node->children())
+    if (child && resetsCounter(child, counter))
+      return true;
+  return false;
+}
+
+/// A flush after the data loop: `if (micro != 0) { <the boundary branch> }`
+/// (a counter set back to 0 at the boundary), or `if (step % N != 0) {...}`
+/// (a counter that counts micro-batches), when the counter outlives the loop.
+std::optional<FindingFix> flushFix(const TrainingLoop &loop, CheckContext &context) {
+  const BoundaryGuard &guard = loop.window->guard;
+  clang::ASTContext &ast = context.astContext();
+  const clang::SourceManager &sm = context.sourceManager();
+  if (!guard.condition || !guard.counter || guard.viaEarlyContinue || guard.viaHelper ||
+      guard.condition->getBeginLoc().isMacroID() ||
+      contains(loop.loop, guard.counter->getLocation(), sm))
+    return std::nullopt;
+  // The `if` whose condition is the guard, and its braced boundary branch.
+  const clang::Stmt *node = guard.condition;
+  const clang::Stmt *parent = parentOf(node, ast);
+  while (parent && llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr>(parent)) {
+    node = parent;
+    parent = parentOf(node, ast);
+  }
+  const auto *branch = llvm::dyn_cast_or_null<clang::IfStmt>(parent);
+  if (!branch || branch->getCond() != node || branch->getElse())
+    return std::nullopt;
+  const auto *boundary = llvm::dyn_cast<clang::CompoundStmt>(branch->getThen());
+  if (!boundary || !copyableAfter(boundary, boundary, loop.loop, sm))
+    return std::nullopt;
+  std::string counter = guard.counter->getNameAsString();
+  std::string leftOver;
+  if (guard.form == GuardForm::CounterReachesN) {
+    if (!resetsCounter(boundary, guard.counter))
+      return std::nullopt;
+    leftOver = counter + " != 0";
+  } else if (guard.form == GuardForm::Modulo && (guard.residue == 0 || guard.residue == -1)) {
+    // After the loop the counter holds the micro-batches counted; N must be
+    // named by something the code after the loop sees.
+    const clang::Expr *steps = loop.window->steps.expr;
+    std::optional<std::string> text =
+        steps ? fixits::operandText(stripCasts(steps), ast) : std::nullopt;
+    if (!text || !loop.function || !contains(loop.function->getBody(), steps->getBeginLoc(), sm) ||
+        !copyableAfter(steps, boundary, loop.loop, sm))
+      return std::nullopt;
+    leftOver = counter + " % " + *text + " != 0";
+  } else {
+    return std::nullopt;
+  }
+  std::optional<SourceEdit> edit =
+      fixits::insertBlockCopyAfter(loop.loop, "if (" + leftOver + ") ", boundary, ast);
+  if (!edit)
+    return std::nullopt;
+  // Unsafe: the partial window now steps (at r/N of a full window's weight
+  // when the loss is divided by N).
+  return FindingFix{"step the partial window once after the loop", false, {*edit}};
+}
+
 bool dividesLossBySteps(const TrainingLoop &loop) {
   for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward))
     for (const ScaleFactor &factor : backward->scaling)
@@ -132,6 +270,8 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
                      steps + ", the r = batches mod N micro-batches after its last " +
                      "boundary are backpropagated but not stepped, and " + fate);
   result.fix = lastBatchFix(loop, context);
+  if (!result.fix)
+    result.fix = flushFix(loop, context);
   result.notes.push_back(windowNote(loop, context));
   std::string fix =
       end.counter == CounterScope::RunsAcross

@@ -19,6 +19,11 @@ std::optional<FindingFix> syncFix(const TrainingLoop &loop, const TrainingEvent 
                                   const TrainingEvent &step, CheckContext &context) {
   clang::ASTContext &ast = context.astContext();
   const clang::Stmt *statement = fixits::eventStatement(loop, sync, ast);
+  // A guard unrelated to the window moves with it (unsafe: it is then
+  // evaluated at the boundary only).
+  bool guarded = !statement;
+  if (guarded)
+    statement = fixits::unrelatedGuardStatement(loop, sync, ast);
   if (!statement)
     return std::nullopt;
   const clang::Stmt *anchor = fixits::blockStatement(step, ast);
@@ -31,7 +36,7 @@ std::optional<FindingFix> syncFix(const TrainingLoop &loop, const TrainingEvent 
       if (!removal)
         return std::nullopt;
       return FindingFix{
-          "delete the all-reduce: the boundary branch already all-reduces", true, {*removal}};
+          "delete the all-reduce: the boundary branch already all-reduces", !guarded, {*removal}};
     }
     if (other.kind == EventKind::Clip && other.callChain.empty()) {
       anchor = fixits::blockStatement(other, ast);

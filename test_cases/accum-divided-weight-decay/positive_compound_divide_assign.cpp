@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-divided-weight-decay not-executable: no program-level fix
+// CONFIRM-VERDICT: accum-divided-weight-decay not-confirmed: the fix-it changes nothing the runtime ran
 // The decay read from the run's settings is scaled down in place (`wd /= accum_steps`)
-// before the optimizer is built; reported at the `/=`, no fix-it there.
-// Not executable: there is no fix-it for `/=` and the runtime has no program-level fix for
-// this check, so there is no fixed loop to run.
+// before the optimizer is built; reported at the `/=`, which the fix-it deletes (only the
+// options read `wd` afterwards). The runtime does not read the decay through the `/=`, so
+// the fixed loop changes nothing it ran (not-confirmed).
 #include <torch/torch.h>
 
 struct RunSettings {
@@ -17,6 +17,8 @@ void train(torch::nn::Linear model, const RunSettings &settings,
   double wd = settings.wd;
   wd /= accum_steps;
   // CHECK-MESSAGES: :[[@LINE-1]]:6: warning: weight decay is divided by the accumulation steps {{.*}} [accum-divided-weight-decay]
+  // CHECK-FIXES: {{^}}  double wd = settings.wd;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(settings.lr).weight_decay(wd));{{$}}
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(settings.lr).weight_decay(wd));
   for (size_t i = 0; i < xs.size(); ++i) {
     auto loss = torch::mse_loss(model->forward(xs[i]), ys[i]) / accum_steps;

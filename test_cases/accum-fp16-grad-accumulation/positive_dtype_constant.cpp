@@ -7,6 +7,8 @@
 void train(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
            const std::vector<torch::Tensor> &ys) {
   const torch::Dtype train_dtype = torch::kHalf;
+  // CHECK-FIXES-UNSAFE: {{^}}           const std::vector<torch::Tensor> &ys) {{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  const torch::Dtype train_dtype = torch::kFloat;{{$}}
   model->to(train_dtype);
   torch::optim::SGD opt(model->parameters(), 0.05);
   const int accum = 8;

@@ -7,10 +7,14 @@
 void train(torch::nn::Linear &encoder, const std::vector<torch::Tensor> &xs,
            const std::vector<torch::Tensor> &ys) {
   encoder->to(torch::kBFloat16);
+  // CHECK-FIXES-UNSAFE: {{^}}           const std::vector<torch::Tensor> &ys) {{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  encoder->to(torch::kFloat);{{$}}
   torch::optim::SGD opt(encoder->parameters(), 0.1);
   const int n_accum = 4;
   auto micro_step = [&](const torch::Tensor &x, const torch::Tensor &y) {
     auto loss = torch::mse_loss(encoder->forward(x.to(torch::kBFloat16)), y.to(torch::kBFloat16));
+    // CHECK-FIXES-UNSAFE: {{^}}  auto micro_step = [&](const torch::Tensor &x, const torch::Tensor &y) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    auto loss = torch::mse_loss(encoder->forward(x.to(torch::kFloat)), y.to(torch::kFloat));{{$}}
     (loss / n_accum).backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: backward() accumulates {{.*}} [accum-fp16-grad-accumulation]
   };

@@ -21,10 +21,15 @@ void train(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
 int main() {
   torch::nn::Linear model(8, 4);
   model->to(torch::kHalf);
+  // CHECK-FIXES-UNSAFE: {{^}}  torch::nn::Linear model(8, 4);{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  model->to(torch::kFloat);{{$}}
   std::vector<torch::Tensor> xs, ys;
   for (int i = 0; i < 24; ++i) {
     xs.push_back(torch::randn({4, 8}, torch::kHalf));
     ys.push_back(torch::randn({4, 4}, torch::kHalf));
+    // CHECK-FIXES-UNSAFE: {{^}}  for (int i = 0; i < 24; ++i) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    xs.push_back(torch::randn({4, 8}, torch::kFloat));{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    ys.push_back(torch::randn({4, 4}, torch::kFloat));{{$}}
   }
   train(model, xs, ys, 8);
   return 0;

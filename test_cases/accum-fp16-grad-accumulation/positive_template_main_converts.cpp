@@ -22,10 +22,15 @@ void train_generic(Module &net, const std::vector<torch::Tensor> &xs, const std:
 int main() {
   torch::nn::Linear lin(8, 4);
   lin->to(torch::kBFloat16);
+  // CHECK-FIXES-UNSAFE: {{^}}  torch::nn::Linear lin(8, 4);{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  lin->to(torch::kFloat);{{$}}
   std::vector<torch::Tensor> xs, ys;
   for (int k = 0; k < 12; ++k) {
     xs.push_back(torch::randn({4, 8}, torch::kBFloat16));
     ys.push_back(torch::randn({4, 4}, torch::kBFloat16));
+    // CHECK-FIXES-UNSAFE: {{^}}  for (int k = 0; k < 12; ++k) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    xs.push_back(torch::randn({4, 8}, torch::kFloat));{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    ys.push_back(torch::randn({4, 4}, torch::kFloat));{{$}}
   }
   train_generic(lin, xs, ys);
 }

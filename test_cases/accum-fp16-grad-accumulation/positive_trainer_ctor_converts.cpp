@@ -9,12 +9,17 @@ public:
   HalfTrainer(torch::nn::Linear model, int accum)
       : model_(model), accum_(accum), optimizer_(model->parameters(), torch::optim::SGDOptions(0.05)) {
     model_->to(torch::kHalf);
+    // CHECK-FIXES-UNSAFE: {{^}}      : model_(model), accum_(accum), optimizer_(model->parameters(), torch::optim::SGDOptions(0.05)) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    model_->to(torch::kFloat);{{$}}
   }
 
   void train_epoch(const std::vector<torch::Tensor> &inputs, const std::vector<torch::Tensor> &targets) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       auto loss = torch::mse_loss(model_->forward(inputs[i].to(torch::kHalf)),
                                   targets[i].to(torch::kHalf)) / accum_;
+      // CHECK-FIXES-UNSAFE: {{^}}    for (size_t i = 0; i < inputs.size(); ++i) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      auto loss = torch::mse_loss(model_->forward(inputs[i].to(torch::kFloat)),{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}                                  targets[i].to(torch::kFloat)) / accum_;{{$}}
       loss.backward();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: backward() accumulates {{.*}} [accum-fp16-grad-accumulation]
       if (++micro_ == accum_) {

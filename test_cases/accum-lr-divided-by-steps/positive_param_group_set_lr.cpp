@@ -1,8 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: no fix-it
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: the fix-it changes nothing the runtime ran
 // The learning rate is re-set on the param group after construction:
 // `param_groups()[0].options().set_lr(lr / N)`; the optimizer is AdamW. The fix-it
-// only rewrites an lr option, not set_lr(), so there is no fixed loop: not-executable.
+// makes it set_lr(lr); the runtime does not run set_lr(), so the fixed loop changes
+// nothing it ran (not-confirmed).
 #include <torch/torch.h>
 
 namespace {
@@ -15,6 +16,8 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(lr));
   optimizer.param_groups()[0].options().set_lr(lr / kAccumulate);
   // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: learning rate of an adaptive optimizer is divided by the accumulation steps {{.*}} [accum-lr-divided-by-steps]
+  // CHECK-FIXES: {{^}}  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(lr));{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  optimizer.param_groups()[0].options().set_lr(lr);{{$}}
   for (size_t i = 0; i < inputs.size(); ++i) {
     torch::Tensor loss = torch::mse_loss(model->forward(inputs[i]), targets[i]) / kAccumulate;
     loss.backward();

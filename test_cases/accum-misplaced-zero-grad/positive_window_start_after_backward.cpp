@@ -13,6 +13,11 @@ void loop(torch::nn::Linear lin, const std::vector<torch::Tensor> &feats,
     if (0 == step % every)
       adamw.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient reset at the window start runs after backward(){{.*}} [accum-misplaced-zero-grad]
+    // CHECK-FIXES-UNSAFE: {{^}}    objective.div(every).backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (0 == (step + 1) % every) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      adamw.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      adamw.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
     if (0 == (step + 1) % every)
       adamw.step();
     ++step;

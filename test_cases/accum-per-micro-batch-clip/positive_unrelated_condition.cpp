@@ -18,6 +18,10 @@ void train(const Config &cfg, torch::nn::Linear &model, torch::optim::SGD &opt,
     if (cfg.clip && cfg.max_norm > 0)
       torch::nn::utils::clip_grad_norm_(model->parameters(), cfg.max_norm);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient clipping runs on every micro-batch {{.*}} [accum-per-micro-batch-clip]
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % cfg.accum == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (cfg.clip && cfg.max_norm > 0){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        torch::nn::utils::clip_grad_norm_(model->parameters(), cfg.max_norm);{{$}}
     if ((i + 1) % cfg.accum == 0) {
       opt.step();
       opt.zero_grad();

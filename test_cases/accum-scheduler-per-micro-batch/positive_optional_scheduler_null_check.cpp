@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-executable: has no fix-it
+// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-confirmed: the fix-it changes nothing the runtime ran
 // The scheduler is optional; the test that it exists does not depend on the
-// micro-batch, so when it exists it steps on every micro-batch. (No fix-it:
-// the `if` would have to move with it; without one the confirmation has no
-// fixed loop to run.)
+// micro-batch, so when it exists it steps on every micro-batch. The unsafe fix-it
+// moves the `if` with the call; the runtime does not run the optional scheduler,
+// so the fixed loop changes nothing it ran (not-confirmed).
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &ys,
@@ -19,6 +19,11 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector
     if (scheduler)
       scheduler->step();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: learning-rate scheduler steps on every micro-batch {{.*}} [accum-scheduler-per-micro-batch]
+    // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sgd.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (scheduler){{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}        scheduler->step();{{$}}
     if ((i + 1) % accum_steps == 0) {
       sgd.step();
       sgd.zero_grad();

@@ -10,6 +10,10 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs,
   for (int epoch = 0; epoch < epochs; ++epoch) {
     for (int it = 0; it < static_cast<int>(xs.size()); ++it) {
       auto loss = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]) / accum_iters;
+      // CHECK-FIXES-UNSAFE: {{^}}    for (int it = 0; it < static_cast<int>(xs.size()); ++it) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      auto loss = torch::smooth_l1_loss(model->forward(xs[it]), ys[it]) / static_cast<double>(it >= static_cast<int>(xs.size()) - static_cast<int>(xs.size()) % accum_iters ? static_cast<int>(xs.size()) % accum_iters : accum_iters);{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      const bool sync_now = (it + 1) % accum_iters == 0 || it + 1 == static_cast<int>(xs.size());{{$}}
       loss.backward();
       const bool sync_now = (it + 1) % accum_iters == 0;
       if (sync_now) {

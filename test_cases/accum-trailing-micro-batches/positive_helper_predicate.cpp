@@ -13,6 +13,10 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &inputs,
   for (int ep = 0; ep < epochs; ++ep) {
     for (size_t idx = 0; idx < inputs.size(); ++idx) {
       auto loss = torch::mse_loss(model->forward(inputs[idx]), targets[idx]) / kAccumSteps;
+      // CHECK-FIXES-UNSAFE: {{^}}    for (size_t idx = 0; idx < inputs.size(); ++idx) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      auto loss = torch::mse_loss(model->forward(inputs[idx]), targets[idx]) / static_cast<double>(idx >= inputs.size() - inputs.size() % kAccumSteps ? inputs.size() % kAccumSteps : kAccumSteps);{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      loss.backward();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (should_step(idx) || idx + 1 == inputs.size()) {{{$}}
       loss.backward();
       if (should_step(idx)) {
       // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the last partial window of every epoch never reaches {{.*}} [accum-trailing-micro-batches]

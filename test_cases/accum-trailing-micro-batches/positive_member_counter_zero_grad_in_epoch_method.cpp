@@ -20,6 +20,11 @@ class Trainer {
         opt_.zero_grad();
       }
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (micro_ % accum_ != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt_.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt_.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 
   void fit(const std::vector<torch::Tensor> &xs, const std::vector<torch::Tensor> &ys, int n) {

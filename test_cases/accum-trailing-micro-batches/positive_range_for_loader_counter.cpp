@@ -21,5 +21,11 @@ void train_epochs(torch::nn::Sequential &net, Loader &loader, torch::optim::SGD 
         micro = 0;
       }
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (micro != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sgd.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      sgd.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      micro = 0;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 }

@@ -22,5 +22,10 @@ void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs,
         micro = 0;
       }
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (micro != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      micro = 0;{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 }

@@ -21,6 +21,12 @@ double train_one_epoch(torch::nn::Sequential &model, torch::optim::Optimizer &op
       pending = 0;
     }
   }
+  // CHECK-FIXES-UNSAFE: {{^}}  }{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  if (pending != 0) {{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}    optim.step();{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}    optim.zero_grad();{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}    pending = 0;{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  }{{$}}
   return running / static_cast<double>(feats.size());
 }
 

@@ -24,6 +24,12 @@ class Trainer {
           accumulated_ = 0;
         }
       }
+      // CHECK-FIXES-UNSAFE: {{^}}      }{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (accumulated_ != 0) {{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        opt_.step();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        opt_.zero_grad();{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}        accumulated_ = 0;{{$}}
+      // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
     }
   }
 

@@ -20,5 +20,10 @@ void train(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
         opt.zero_grad();
       }
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (pos % accum != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 }

@@ -23,5 +23,10 @@ void train(torch::nn::Linear &lin, std::vector<std::pair<torch::Tensor, torch::T
       }
       ++it;
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (seen % n_accum != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
   }
 }

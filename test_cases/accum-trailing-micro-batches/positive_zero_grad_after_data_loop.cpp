@@ -19,6 +19,11 @@ void train(torch::nn::Sequential &model, const std::vector<torch::Tensor> &xs,
         opt.zero_grad();
       }
     }
+    // CHECK-FIXES-UNSAFE: {{^}}    }{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if (global_step % accumulate_every != 0) {{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.zero_grad();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    }{{$}}
     model->eval();
     opt.zero_grad();
     model->train();

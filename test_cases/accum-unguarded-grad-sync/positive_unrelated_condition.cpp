@@ -17,6 +17,16 @@ void train(c10::intrusive_ptr<c10d::ProcessGroup> pg, torch::nn::Linear &model,
         pg->allreduce(t)->wait();
         // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: gradient all-reduce runs on every micro-batch {{.*}} [accum-unguarded-grad-sync]
         p.mutable_grad().div_(world);
+        // CHECK-FIXES-UNSAFE: {{^}}    loss.backward();{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}    if ((i + 1) % accum_steps == 0) {{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}      if (world > 1) {{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}        for (auto &p : model->parameters()) {{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}          std::vector<torch::Tensor> t{p.grad()};{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}          pg->allreduce(t)->wait();{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}          p.mutable_grad().div_(world);{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}        }{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}      }{{$}}
+        // CHECK-FIXES-UNSAFE-NEXT: {{^}}      opt.step();{{$}}
       }
     }
     if ((i + 1) % accum_steps == 0) {

@@ -136,16 +136,15 @@ with tempfile.TemporaryDirectory() as scratch:
             check(f"{names[p]}: clang-apply-replacements gives the --fix result",
                   read(p) == fixed_once[p])
 
-    # accum-fp16-grad-accumulation has no fix-it by design (the fix is a dtype or
-    # master-weights decision, rules/accum-fp16-grad-accumulation.md).
-    by_design = {"accum-fp16-grad-accumulation"}
-    fixable_total = sum(n for (c, has), n in coverage.items() if has and c not in by_design)
-    total = sum(n for (c, _), n in coverage.items() if c not in by_design)
+    fixable_total = sum(n for (c, has), n in coverage.items() if has)
+    total = sum(coverage.values())
     print("fix-it coverage per check (with fix / all findings):")
     for check_id in sorted({c for c, _ in coverage}):
         print(f"  {check_id}: {coverage[(check_id, True)]} / "
               f"{coverage[(check_id, True)] + coverage[(check_id, False)]}")
-    check("most findings come with a fix", total and fixable_total >= 0.75 * total,
+    # Issue 29: at least 90% of the findings carry a fix-it (the rule documents
+    # say which shapes have none, and why).
+    check("at least 90% of the findings come with a fix", total and fixable_total >= 0.9 * total,
           f"{fixable_total} / {total}")
 
     # Safe and unsafe: a helper call moves only with --unsafe-fixes.
