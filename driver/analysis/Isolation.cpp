@@ -1,6 +1,7 @@
 #include "driver/analysis/Isolation.h"
 
 #include "driver/analysis/AnalysisJson.h"
+#include "driver/cache/PreambleCache.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -388,6 +389,7 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
   ChildLog log;
   int pipeFds[2];
   pid_t pid;
+  pid_t parent = getpid();
   int error = 0;
   {
     // The parent holds the write end only under this lock: a child forked by
@@ -419,6 +421,8 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
     }
     ::dup2(log.fd >= 0 ? log.fd : devNull, 2);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(3); // the parent died before the signal was armed
     crashForTestIfAsked(file);
     FileAnalysis analysis = analyseOnLargeStack([&] {
       limitAddressSpace(settings.memoryLimitMiB);
@@ -430,9 +434,8 @@ FileAnalysis analyseInForkedChild(const std::string &file, const IsolationSettin
   return awaitChild(pid, pipeFds[0], log, file, settings.timeoutSeconds, settings.memoryLimitMiB);
 }
 
-Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings)
-    : enabled_(settings.enabled), timeoutSeconds_(settings.timeoutSeconds),
-      memoryLimitMiB_(settings.memoryLimitMiB) {
+Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings, PreambleCache *cache)
+    : settings_(settings), cache_(cache) {
   executable_ = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&signalName));
   for (int i = 1; i < argc; ++i)
     arguments_.push_back(argv[i]);
@@ -441,8 +444,27 @@ Isolator::Isolator(int argc, char **argv, const IsolationSettings &settings)
 FileAnalysis Isolator::analyse(const std::string &file,
                                const std::function<FileAnalysis()> &inProcess,
                                const std::string &command) {
-  if (!enabled_)
+  if (!settings_.enabled)
     return analyseOnLargeStack(inProcess);
+  if (settings_.freshProcess)
+    return analyseInFreshProcess(file, command);
+  // The child starts with this process's cache counters, which the children
+  // never change here: what it reports is its own use.
+  FileAnalysis analysis = analyseInForkedChild(file, settings_, [&] {
+    FileAnalysis result = inProcess();
+    if (cache_)
+      result.childCacheUse = cacheUseOf(*cache_);
+    return result;
+  });
+  if (cache_) {
+    std::lock_guard<std::mutex> forking(forkMutex());
+    cache_->adopt(analysis.childCacheUse.failedKeys, analysis.childCacheUse.unusable,
+                  analysis.childCacheUse.note);
+  }
+  return analysis;
+}
+
+FileAnalysis Isolator::analyseInFreshProcess(const std::string &file, const std::string &command) {
   auto cannotStart = [&](const char *what, int error) {
     return failed(file, std::string("cannot start the analysis process: ") + what + ": " +
                             std::strerror(error));
@@ -515,7 +537,7 @@ FileAnalysis Isolator::analyse(const std::string &file,
     return cannotStart(executable_.c_str(), spawned);
   }
 
-  return awaitChild(pid, readFd, log, file, timeoutSeconds_, memoryLimitMiB_);
+  return awaitChild(pid, readFd, log, file, settings_.timeoutSeconds, settings_.memoryLimitMiB);
 }
 
 } // namespace gradlint

@@ -1,6 +1,8 @@
-// Crash isolation: each translation unit is analysed in a child process (this
-// same executable, re-run with the same arguments plus hidden flags), so that
-// a crash or a hang inside Clang or the model costs that file only.
+// Crash isolation: each translation unit is analysed in a child process, so
+// that a crash or a hang inside Clang or the model costs that file only. The
+// child is a fork of this process (no start-up to pay), or, where the loops
+// may run on a GPU, this same executable re-run with hidden flags (a CUDA
+// context does not survive a fork).
 #pragma once
 
 #include "driver/analysis/Analyzer.h"
@@ -42,6 +44,10 @@ struct IsolationSettings {
   bool enabled = true;         ///< false: in this process (--no-isolation)
   double timeoutSeconds = 0;   ///< per file (--timeout); 0 means none
   uint64_t memoryLimitMiB = 0; ///< per file (--memory-limit), for the error message; 0: none
+  /// Start each child as a new process (exec) instead of a fork; the CLI
+  /// does so when the children run loops (--confirm, --emit-runs), which may
+  /// create a CUDA context.
+  bool freshProcess = false;
 };
 
 /// Runs `analyse` in a forked child of this process (its state as it is, no
@@ -60,20 +66,26 @@ std::mutex &forkMutex();
 /// Parent side: analyses files in children, or in-process with --no-isolation.
 class Isolator {
 public:
-  /// `argv` is this process's command line, as main received it.
-  Isolator(int argc, char **argv, const IsolationSettings &settings);
+  /// `argv` is this process's command line, as main received it. `cache`:
+  /// the preamble cache the analyses use (none: nullptr); a forked child
+  /// reports what it did with it, and the prefixes that failed to build are
+  /// remembered here for the next children.
+  Isolator(int argc, char **argv, const IsolationSettings &settings, PreambleCache *cache);
 
-  /// `inProcess` is the analysis itself, run here when isolation is off.
-  /// `command` (encodeCommand) goes to the child, so that it need not look it up.
+  /// `inProcess` is the analysis itself, run here when isolation is off and
+  /// in a forked child otherwise. `command` (encodeCommand) goes to a fresh
+  /// child process, so that it need not look it up. The caller holds no
+  /// lock that the analysis takes (forkMutex() included).
   FileAnalysis analyse(const std::string &file, const std::function<FileAnalysis()> &inProcess,
                        const std::string &command = "");
 
 private:
+  FileAnalysis analyseInFreshProcess(const std::string &file, const std::string &command);
+
   std::string executable_;
   std::vector<std::string> arguments_; ///< argv[1..]
-  bool enabled_;
-  double timeoutSeconds_;
-  uint64_t memoryLimitMiB_;
+  IsolationSettings settings_;
+  PreambleCache *cache_;
 };
 
 } // namespace gradlint

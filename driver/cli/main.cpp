@@ -372,7 +372,13 @@ int main(int argc, char **argv) {
         analysis.childCacheUse = cacheUseOf(*cache);
       return analysis;
     });
-  Isolator isolator(argc, argv, {options.isolate, options.timeoutSeconds, options.memoryLimitMiB});
+  // Children that run loops are fresh processes: the loops may create a CUDA
+  // context, which a forked child cannot use once this process has one.
+  bool runsLoops = options.confirm || !options.emitRunsFile.empty();
+  Isolator isolator(
+      argc, argv,
+      {options.isolate, options.timeoutSeconds, options.memoryLimitMiB, /*freshProcess=*/runsLoops},
+      setup->preambleCache());
   // Plain analyses of unchanged files come from the result cache; what runs
   // loops afterwards (--confirm, --plot, --emit-runs) or dumps the model is
   // always computed.
@@ -390,30 +396,43 @@ int main(int argc, char **argv) {
     auto worker = [&] {
       for (size_t i = next++; i < options.files.size(); i = next++) {
         progress.started(options.files[i]);
-        // The prefilter runs here, so that a skipped file starts no child.
-        if (configured[i] && skippedWithoutParsing(options.files[i], *setup, request))
-          analyses[i].skipped = true;
-        else if (configured[i]) {
-          std::string absolute = CompilationSetup::absolutePath(options.files[i]);
-          std::string command = encodeCommand(setup->commandFor(absolute));
-          std::string key = results ? results->keyFor(absolute, command + options.files[i],
-                                                      dumpConfig(fileConfigs[i]), request)
-                                    : "";
-          std::optional<FileAnalysis> cached = key.empty() ? std::nullopt : results->lookup(key);
-          if (cached) {
-            analyses[i] = std::move(*cached);
+        if (!configured[i]) {
+          progress.finished();
+          continue;
+        }
+        std::string command, key;
+        std::optional<FileAnalysis> cached;
+        {
+          // The state a forked child uses (the setup's maps, the caches) is
+          // changed under forkMutex only: no child starts with a lock held.
+          std::lock_guard<std::mutex> forking(forkMutex());
+          // The prefilter runs here, so that a skipped file starts no child.
+          if (skippedWithoutParsing(options.files[i], *setup, request)) {
+            analyses[i].skipped = true;
           } else {
-            analyses[i] = isolator.analyse(
-                options.files[i],
-                [&] {
-                  FileAnalysis analysis =
-                      analyseFile(options.files[i], *setup, fileConfigs[i], request);
-                  runLoweredLoops(analysis, loopRuns);
-                  return analysis;
-                },
-                command);
-            if (!key.empty())
-              results->store(key, analyses[i]);
+            std::string absolute = CompilationSetup::absolutePath(options.files[i]);
+            command = encodeCommand(setup->commandFor(absolute));
+            key = results ? results->keyFor(absolute, command + options.files[i],
+                                            dumpConfig(fileConfigs[i]), request)
+                          : "";
+            cached = key.empty() ? std::nullopt : results->lookup(key);
+          }
+        }
+        if (cached) {
+          analyses[i] = std::move(*cached);
+        } else if (!analyses[i].skipped) {
+          analyses[i] = isolator.analyse(
+              options.files[i],
+              [&] {
+                FileAnalysis analysis =
+                    analyseFile(options.files[i], *setup, fileConfigs[i], request);
+                runLoweredLoops(analysis, loopRuns);
+                return analysis;
+              },
+              command);
+          if (!key.empty()) {
+            std::lock_guard<std::mutex> forking(forkMutex());
+            results->store(key, analyses[i]);
           }
         }
         progress.finished();
