@@ -206,12 +206,9 @@ def test_unusable_cache_dir():
 
 
 def test_prefilter():
-    positives = sorted(glob.glob(os.path.join(SOURCE, "test_cases", "accum-*", "positive_*.cpp")))
-    positives += sorted(glob.glob(os.path.join(SOURCE, "examples", "*_buggy.cpp")))
+    # Every positive case and buggy example passes the prefilter: unit/driver
+    # (Prefilter.PassesEveryPositiveCaseAndBuggyExample), without parsing them.
     with tempfile.TemporaryDirectory() as cache:
-        result = run(f"--cache-dir={cache}", "--verbose", "-j2", *positives)
-        check("positive cases and buggy examples are never skipped",
-              "skipped 0 file(s)" in result.stderr, result.stderr)
         with tempfile.TemporaryDirectory() as tmp:
             main = project(tmp)  # step and backward only in the project header
             skipped = []

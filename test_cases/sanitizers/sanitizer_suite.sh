@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The sanitizer suite: one clang++-19 build of gradlint's own code with ASan,
 # UBSan and libFuzzer's coverage (GRADLINT_FUZZ=ON) in BUILD_DIR, used twice:
-#  1. every test of gradlint's own behaviour, run there: the annotated cases,
-#     the unit tests, the CLI, config, formats, diff, recovery, bad input,
-#     --fix safety, the language server, the runtime, the analyzer on the
-#     fixtures, and the fuzz regressions through the model fuzzer;
+#  1. the tests where memory and undefined-behaviour errors would hide: the
+#     unit tests (the model, the interpreter, the driver), every fourth
+#     annotated case of each check (the release build runs them all), the
+#     CLI, recovery from gaps, hostile inputs, the language server (a
+#     long-lived process), the runtime, and the fuzz regressions through the
+#     model fuzzer. The release build alone runs the tests of formats,
+#     config, diff, compile databases, child processes and --fix safety: the
+#     parsers there are fuzzed below under the same sanitizers (config,
+#     compile database, fix applier), and their writers and process
+#     plumbing run here through the CLI, the language server and bad input;
 #  2. the fuzzers' smoke run (test_cases/fuzz/smoke.sh on the same build).
 # Not run there: what needs the release build (the clang-tidy plugin cannot
 # load into an uninstrumented clang-tidy), the real-header and LibTorch parity
@@ -33,7 +39,7 @@ fi
 fuzzers=(gradlint_model_fuzzer gradlint_prefilter_fuzzer gradlint_config_fuzzer
          gradlint_compile_database_fuzzer gradlint_jsonrpc_fuzzer gradlint_fix_applier_fuzzer)
 cmake --build "$build" -j 2 --target gradlint model_unit_tests confirm_unit_tests \
-  driver_unit_tests runtime_tests write_fix_sample seed_claims "${fuzzers[@]}" \
+  driver_unit_tests runtime_tests "${fuzzers[@]}" \
   > "$build/build.log" 2>&1 || { tail -n 80 "$build/build.log"; exit 1; }
 echo "sanitizers: built in $((SECONDS - start)) s"
 
@@ -44,7 +50,8 @@ echo "sanitizers: built in $((SECONDS - start)) s"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-handle_segv=0}"
 # The tests run here: line 1 of suite_tests.txt, less line 2 (the release
-# build's CMake labels the same tests sanitizer-suite). Not bad-input/bounded:
+# build's CMake labels the same tests sanitizer-suite, but for line 3's,
+# which it runs whole). Not bad-input/bounded:
 # its memory-limit case needs gradlint's own handler to see the failed
 # allocation, and ASan's allocator ends the process first. The fuzz
 # regressions run through the model fuzzer here (fuzz-regressions/fuzzer),

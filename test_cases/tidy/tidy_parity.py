@@ -5,6 +5,7 @@ the gradlint CLI on every test case, example and fixture, and its --fix
 writes the same files as `gradlint --fix` for the safe fix-its.
 
 usage: tidy_parity.py <gradlint> <libGradlintTidy.so> <api model dir> <repository root>
+                      [findings|fixes]   (both by default; CTest runs them as two tests)
 """
 import glob
 import json
@@ -19,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from testlib import check, summary  # noqa: E402
 
 GRADLINT, PLUGIN, API_MODEL, ROOT = sys.argv[1:5]
+PARTS = sys.argv[5:] or ["findings", "fixes"]
 CLANG_TIDY = shutil.which("clang-tidy-19") or "/usr/lib/llvm-19/bin/clang-tidy"
 FLAGS = ["--", "-std=c++17", "-isystem", API_MODEL]
 # Every case includes <torch/torch.h>: precompiled once, clang-tidy parses each
@@ -64,80 +66,82 @@ def gradlint_findings(files):
     return findings
 
 
-# A stride sample of each check's cases (GRADLINT_TIDY_STRIDE, default 4; 1
+# A stride sample of each check's cases (GRADLINT_TIDY_STRIDE, default 6; 1
 # for all), and every example. The plugin runs the same checks on the same AST
 # as the CLI, which cases/<check> and header-parity run on every case; what
 # this test adds is the plumbing (the AST clang-tidy builds, options, notes,
 # fix-its as clang-tidy applies them), which every check's sample exercises:
 # positive and negative cases, notes, safe and unsafe fixes. clang-tidy takes
 # about 0.9 s per case (it traverses the whole precompiled API model).
-STRIDE = int(os.environ.get("GRADLINT_TIDY_STRIDE", "4"))
+STRIDE = int(os.environ.get("GRADLINT_TIDY_STRIDE", "6"))
 sources = []
 for folder in sorted(glob.glob(os.path.join(ROOT, "test_cases", "accum-*"))):
     sources += sorted(glob.glob(os.path.join(folder, "*.cpp")))[::STRIDE]
 sources += sorted(glob.glob(os.path.join(ROOT, "examples", "*.cpp")))
 print(f"{len(sources)} files: every {STRIDE}th case of each check and every example")
 
-listed = subprocess.run([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--list-checks"],
-                        capture_output=True, text=True).stdout
-cli_checks = subprocess.run([GRADLINT, "--list-checks"], capture_output=True, text=True).stdout
-ids = lambda text: sorted(re.findall(r"\baccum-[\w-]+", text))
-check("clang-tidy lists the same checks as gradlint", ids(listed) == ids(cli_checks) != [],
-      (ids(listed), ids(cli_checks)))
+if "findings" in PARTS:
+    listed = subprocess.run([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--list-checks"],
+                            capture_output=True, text=True).stdout
+    cli_checks = subprocess.run([GRADLINT, "--list-checks"], capture_output=True, text=True).stdout
+    ids = lambda text: sorted(re.findall(r"\baccum-[\w-]+", text))
+    check("clang-tidy lists the same checks as gradlint", ids(listed) == ids(cli_checks) != [],
+          (ids(listed), ids(cli_checks)))
 
-expected = gradlint_findings(sources)
-# Two clang-tidy processes, one per core, each on half of the files.
-halves = [sources[0::2], sources[1::2]]
-procs = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
-                           *half, *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) for half in halves]
-outputs = [p.communicate() for p in procs]
-actual = {}
-for out, _ in outputs:
-    actual.update(tidy_findings(out))
-check("the plugin loads and runs",
-      all(p.returncode in (0, 1) for p in procs) and actual, [e[-800:] for _, e in outputs])
-check("findings: same count", len(actual) == len(expected), (len(actual), len(expected)))
-for key in sorted(set(expected) | set(actual)):
-    where = f"{os.path.relpath(key[0], ROOT)}:{key[1]}:{key[2]} {key[3]}"
-    check(f"{where}: reported by both", key in expected and key in actual,
-          "only gradlint" if key in expected else "only clang-tidy")
-    if key in expected and key in actual:
-        check(f"{where}: same notes", expected[key] == actual[key], (expected[key], actual[key]))
+    expected = gradlint_findings(sources)
+    # Two clang-tidy processes, one per core, each on half of the files.
+    halves = [sources[0::2], sources[1::2]]
+    procs = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
+                               *half, *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for half in halves]
+    outputs = [p.communicate() for p in procs]
+    actual = {}
+    for out, _ in outputs:
+        actual.update(tidy_findings(out))
+    check("the plugin loads and runs",
+          all(p.returncode in (0, 1) for p in procs) and actual, [e[-800:] for _, e in outputs])
+    check("findings: same count", len(actual) == len(expected), (len(actual), len(expected)))
+    for key in sorted(set(expected) | set(actual)):
+        where = f"{os.path.relpath(key[0], ROOT)}:{key[1]}:{key[2]} {key[3]}"
+        check(f"{where}: reported by both", key in expected and key in actual,
+              "only gradlint" if key in expected else "only clang-tidy")
+        if key in expected and key in actual:
+            check(f"{where}: same notes", expected[key] == actual[key], (expected[key], actual[key]))
 
-# clang-tidy --fix applies the safe fix-its exactly as gradlint --fix does.
-with tempfile.TemporaryDirectory() as scratch:
-    pairs, source_of = [], {}
-    # The buggy examples, the plugin's own fix cases, and every test case whose
-    # safe fix is pinned (CHECK-FIXES): the lines around each fix vary there.
-    fix_sources = sorted(glob.glob(os.path.join(ROOT, "examples", "*_buggy.cpp")))
-    fix_sources += sorted(glob.glob(os.path.join(ROOT, "test_cases", "tidy", "fix_*.cpp")))
-    fix_sources += [s for s in sources if "// CHECK-FIXES:" in open(s).read()]
-    check("the sample includes fixed cases of most checks",
-          len({os.path.basename(os.path.dirname(s)) for s in fix_sources
-               if "/test_cases/accum-" in s}) >= 10, fix_sources)
-    for source in fix_sources:
-        name = os.path.relpath(source, ROOT).replace(os.sep, "__")
-        source_of[name] = source
-        for tool in ("tidy", "cli"):
-            os.makedirs(os.path.join(scratch, tool), exist_ok=True)
-            shutil.copy(source, os.path.join(scratch, tool, name))
-        pairs.append(name)
-    subprocess.run([GRADLINT, "--fix", *[os.path.join(scratch, "cli", n) for n in pairs]],
-                   capture_output=True, text=True)
-    # Two clang-tidy processes again, each fixing its own files.
-    fixing = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
-                                "--fix", *[os.path.join(scratch, "tidy", n) for n in half],
-                                *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True) for half in (pairs[0::2], pairs[1::2])]
-    fix_stderr = "".join(p.communicate()[1] for p in fixing)
-    for name in pairs:
-        with open(os.path.join(scratch, "tidy", name)) as a, open(os.path.join(scratch, "cli", name)) as b:
-            tidy_text, cli_text = a.read(), b.read()
-        with open(source_of[name]) as original:
-            changed = tidy_text != original.read()
-        check(f"{name}: clang-tidy --fix changes the file", changed, fix_stderr[-400:])
-        check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
+if "fixes" in PARTS:
+    # clang-tidy --fix applies the safe fix-its exactly as gradlint --fix does.
+    with tempfile.TemporaryDirectory() as scratch:
+        pairs, source_of = [], {}
+        # The buggy examples, the plugin's own fix cases, and every test case whose
+        # safe fix is pinned (CHECK-FIXES): the lines around each fix vary there.
+        fix_sources = sorted(glob.glob(os.path.join(ROOT, "examples", "*_buggy.cpp")))
+        fix_sources += sorted(glob.glob(os.path.join(ROOT, "test_cases", "tidy", "fix_*.cpp")))
+        fix_sources += [s for s in sources if "// CHECK-FIXES:" in open(s).read()]
+        check("the sample includes fixed cases of most checks",
+              len({os.path.basename(os.path.dirname(s)) for s in fix_sources
+                   if "/test_cases/accum-" in s}) >= 10, fix_sources)
+        for source in fix_sources:
+            name = os.path.relpath(source, ROOT).replace(os.sep, "__")
+            source_of[name] = source
+            for tool in ("tidy", "cli"):
+                os.makedirs(os.path.join(scratch, tool), exist_ok=True)
+                shutil.copy(source, os.path.join(scratch, tool, name))
+            pairs.append(name)
+        subprocess.run([GRADLINT, "--fix", *[os.path.join(scratch, "cli", n) for n in pairs]],
+                       capture_output=True, text=True)
+        # Two clang-tidy processes again, each fixing its own files.
+        fixing = [subprocess.Popen([CLANG_TIDY, f"-load={PLUGIN}", "-checks=-*,accum-*", "--quiet",
+                                    "--fix", *[os.path.join(scratch, "tidy", n) for n in half],
+                                    *FLAGS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True) for half in (pairs[0::2], pairs[1::2])]
+        fix_stderr = "".join(p.communicate()[1] for p in fixing)
+        for name in pairs:
+            with open(os.path.join(scratch, "tidy", name)) as a, open(os.path.join(scratch, "cli", name)) as b:
+                tidy_text, cli_text = a.read(), b.read()
+            with open(source_of[name]) as original:
+                changed = tidy_text != original.read()
+            check(f"{name}: clang-tidy --fix changes the file", changed, fix_stderr[-400:])
+            check(f"{name}: clang-tidy --fix gives gradlint --fix's result", tidy_text == cli_text)
 
 shutil.rmtree(PCH_DIR, ignore_errors=True)
 sys.exit(summary())

@@ -5,11 +5,16 @@
 #include "driver/analysis/Prefilter.h"
 #include "test_cases/support/ClangRawLexer.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace gradlint {
 namespace {
@@ -158,5 +163,38 @@ TEST(Prefilter, FuzzFoundSpellings) {
   EXPECT_FALSE(scanSource("1e+5 0x1p-3").unclear);     // taken in every mode
   EXPECT_TRUE(scanSource("0\xd9\x95's+step").unclear); // a number into non-ASCII
 }
+
+// Every program of ours with a training loop, the positive cases and the
+// buggy examples, passes the prefilter (is parsed), with the flags the tests
+// analyse them with.
+TEST(Prefilter, PassesEveryPositiveCaseAndBuggyExample) {
+  std::vector<std::string> programs;
+  std::error_code error;
+  std::string root = GRADLINT_TEST_SOURCE_DIR;
+  for (llvm::sys::fs::directory_iterator dir(root + "/test_cases", error), end;
+       dir != end && !error; dir.increment(error)) {
+    if (!llvm::sys::path::filename(dir->path()).starts_with("accum-"))
+      continue;
+    std::error_code inner;
+    for (llvm::sys::fs::directory_iterator file(dir->path(), inner), last; file != last && !inner;
+         file.increment(inner))
+      if (llvm::sys::path::filename(file->path()).starts_with("positive_"))
+        programs.push_back(file->path());
+  }
+  for (llvm::sys::fs::directory_iterator file(root + "/examples", error), last;
+       file != last && !error; file.increment(error))
+    if (llvm::StringRef(file->path()).ends_with("_buggy.cpp"))
+      programs.push_back(file->path());
+  ASSERT_GT(programs.size(), 100u) << "the cases were not found under " << root;
+  Prefilter prefilter;
+  for (const std::string &program : programs) {
+    auto text = llvm::MemoryBuffer::getFile(program);
+    ASSERT_TRUE(bool(text)) << program;
+    EXPECT_TRUE(prefilter.mayContainTrainingLoop(program, (*text)->getBuffer(), {"-std=c++17"},
+                                                 llvm::sys::path::parent_path(program).str()))
+        << program << " would be skipped";
+  }
+}
+
 } // namespace
 } // namespace gradlint
