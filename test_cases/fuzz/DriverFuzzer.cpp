@@ -1,6 +1,8 @@
 // libFuzzer targets for the driver: the code that reads what users and their
-// tools hand gradlint before any analysis runs. One executable per target
-// (GRADLINT_DRIVER_FUZZ_TARGET):
+// tools hand gradlint before any analysis runs. One executable for all of
+// them (one sanitized link instead of five), run under the name of a target,
+// gradlint_<target>_fuzzer (a link to it; `-` spelled `_`), or with
+// GRADLINT_DRIVER_FUZZ_TARGET=<target>:
 //   prefilter         scanSource, held to Clang's raw lexer (a `step`,
 //                     `backward` or quoted #include Clang sees must be seen)
 //   config            parseConfig on a .gradlint.yaml
@@ -23,6 +25,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -203,18 +206,51 @@ void fuzzFixApplier(const std::string &bytes) {
 
 } // namespace
 
+namespace {
+using FuzzTarget = void (*)(const std::string &);
+
+FuzzTarget targetNamed(const std::string &name) {
+  if (name == "prefilter")
+    return fuzzPrefilter;
+  if (name == "config")
+    return fuzzConfig;
+  if (name == "compile-database")
+    return fuzzCompileDatabase;
+  if (name == "jsonrpc")
+    return fuzzJsonRpc;
+  if (name == "fix-applier")
+    return fuzzFixApplier;
+  return nullptr;
+}
+
+FuzzTarget chosenTarget = nullptr;
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  std::string name;
+  if (const char *fromEnvironment = std::getenv("GRADLINT_DRIVER_FUZZ_TARGET")) {
+    name = fromEnvironment;
+  } else {
+    // gradlint_compile_database_fuzzer -> compile-database
+    llvm::StringRef program = llvm::sys::path::filename((*argv)[0]);
+    if (program.consume_front("gradlint_") && program.consume_back("_fuzzer"))
+      name = program.str();
+    std::replace(name.begin(), name.end(), '_', '-');
+  }
+  chosenTarget = targetNamed(name);
+  if (!chosenTarget) {
+    std::fprintf(stderr,
+                 "%s: error: no driver fuzz target '%s'; run it as gradlint_<target>_fuzzer or "
+                 "with GRADLINT_DRIVER_FUZZ_TARGET=<target> (prefilter, config, "
+                 "compile-database, jsonrpc, fix-applier)\n",
+                 (*argv)[0], name.c_str());
+    std::exit(2);
+  }
+  (void)argc;
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::string input(reinterpret_cast<const char *>(data), size);
-  std::string target = GRADLINT_DRIVER_FUZZ_TARGET;
-  if (target == "prefilter")
-    fuzzPrefilter(input);
-  else if (target == "config")
-    fuzzConfig(input);
-  else if (target == "compile-database")
-    fuzzCompileDatabase(input);
-  else if (target == "jsonrpc")
-    fuzzJsonRpc(input);
-  else if (target == "fix-applier")
-    fuzzFixApplier(input);
+  chosenTarget(std::string(reinterpret_cast<const char *>(data), size));
   return 0;
 }

@@ -27,8 +27,9 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
     { cat "$build/configure.log"; exit 1; }
 fi
 driver_targets=(prefilter config compile_database jsonrpc fix_applier)
-mapfile -t driver_fuzzers < <(printf 'gradlint_%s_fuzzer\n' "${driver_targets[@]}")
-cmake --build "$build" --target gradlint_model_fuzzer "${driver_fuzzers[@]}" -j 2
+# The driver fuzzers are one executable, gradlint_driver_fuzzer, with a link
+# per target (bin/gradlint_<target>_fuzzer).
+cmake --build "$build" --target gradlint_model_fuzzer gradlint_driver_fuzzer -j 2
 fuzzer="$build/bin/gradlint_model_fuzzer"
 echo "smoke: fuzzers built in $((SECONDS - start)) s"
 

@@ -3,14 +3,15 @@
 # UBSan and libFuzzer's coverage (GRADLINT_FUZZ=ON) in BUILD_DIR, used twice:
 #  1. the tests where memory and undefined-behaviour errors would hide: the
 #     unit tests (the model, the interpreter, the driver), every fourth
-#     annotated case of each check (the release build runs them all), the
-#     CLI, recovery from gaps, hostile inputs, the language server (a
-#     long-lived process), the runtime, and the fuzz regressions through the
-#     model fuzzer. The release build alone runs the tests of formats,
-#     config, diff, compile databases, child processes and --fix safety: the
-#     parsers there are fuzzed below under the same sanitizers (config,
-#     compile database, fix applier), and their writers and process
-#     plumbing run here through the CLI, the language server and bad input;
+#     annotated case of each check (the release build runs them all),
+#     recovery from gaps, hostile inputs, the language server (a long-lived
+#     process), the runtime, and the fuzz regressions through the model
+#     fuzzer. The release build alone runs the tests of the CLI's options,
+#     formats, config, diff, compile databases, child processes and --fix
+#     safety: the parsers there are fuzzed below under the same sanitizers
+#     (config, compile database, fix applier, JSON-RPC), and the CLI, its
+#     writers and its child processes run here in recovery, bad input and
+#     the cases;
 #  2. the fuzzers' smoke run (test_cases/fuzz/smoke.sh on the same build).
 # Not run there: what needs the release build (the clang-tidy plugin cannot
 # load into an uninstrumented clang-tidy), the real-header and LibTorch parity
@@ -36,8 +37,9 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
     > "$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
 fi
-fuzzers=(gradlint_model_fuzzer gradlint_prefilter_fuzzer gradlint_config_fuzzer
-         gradlint_compile_database_fuzzer gradlint_jsonrpc_fuzzer gradlint_fix_applier_fuzzer)
+# The model fuzzer, and the driver's fuzzers (one executable, linked under
+# each target's name).
+fuzzers=(gradlint_model_fuzzer gradlint_driver_fuzzer)
 cmake --build "$build" -j 2 --target gradlint model_unit_tests confirm_unit_tests \
   driver_unit_tests runtime_tests "${fuzzers[@]}" \
   > "$build/build.log" 2>&1 || { tail -n 80 "$build/build.log"; exit 1; }
