@@ -441,8 +441,10 @@ def test_isolation_matches_in_process(tmp, good):
 # Three groups, each its own ctest test (bad-input/<group>), so that a loaded
 # or sanitized run spreads them over both cores and times them apart.
 GROUPS = {
-    "inputs": (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting,
-               test_big_source),
+    "inputs": (test_unreadable_inputs, test_non_utf8, test_parse_failures, test_deep_nesting),
+    # Thousands of training loops in one file: the release build's (under ASan
+    # it alone took most of 10 minutes on a loaded machine).
+    "big": (test_big_source,),
     "databases": (test_compilation_databases, test_response_files, test_configuration),
     "processes": (test_read_only_fix, test_crash_and_timeout, test_isolation_matches_in_process),
 }

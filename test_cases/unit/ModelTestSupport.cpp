@@ -1,5 +1,7 @@
 #include "ModelTestSupport.h"
 
+#include "model/UserCode.h"
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Tooling.h"
@@ -134,7 +136,16 @@ Analysis::Analysis(const std::string &code, bool withTorch)
   ast_ = tooling::buildASTFromCodeWithArgs(source_, args, "input.cpp");
   if (!parsed())
     return;
-  builder_ = std::make_unique<ModelBuilder>(ast_->getASTContext());
+  // As the analyzer does (driver/analysis/Analyzer.cpp): the model walks the
+  // user's declarations only, not every declaration of the precompiled API
+  // model (deserializing those was most of each test's time).
+  ASTContext &context = ast_->getASTContext();
+  std::vector<Decl *> userDecls;
+  for (Decl *decl : context.getTranslationUnitDecl()->decls())
+    if (isUserCode(context.getSourceManager(), decl->getLocation()))
+      userDecls.push_back(decl);
+  context.setTraversalScope(userDecls);
+  builder_ = std::make_unique<ModelBuilder>(context);
   model_ = builder_->build();
 }
 
