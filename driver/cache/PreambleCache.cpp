@@ -112,6 +112,58 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
   return kept;
 }
 
+/// Whether the PCH built from `options` and `headerText` could read a file
+/// found through the working directory: a relative path after a path flag
+/// (-I include, -isystem../x, --sysroot=s), any other relative path-like
+/// argument, a response file, or a quoted include left relative. Where none
+/// can, the directory stays out of the key, so that the same sources in
+/// another directory share the PCH.
+bool dependsOnDirectory(const std::vector<std::string> &options, llvm::StringRef headerText) {
+  static const char *const pathFlags[] = {
+      "-I",           "-isystem",      "-iquote",          "-idirafter",   "-cxx-isystem",
+      "-iprefix",     "-iwithprefix",  "-iwithprefixbefore", "-isysroot",  "--sysroot",
+      "-F",           "-iframework",   "-ivfsoverlay",     "-working-directory",
+      "-fmodule-map-file", "-fmodules-cache-path", "-B", "--gcc-toolchain", "--gcc-install-dir"};
+  auto relative = [](llvm::StringRef path) { return !llvm::sys::path::is_absolute(path); };
+  for (size_t i = 0; i < options.size(); ++i) {
+    llvm::StringRef arg = options[i];
+    if (arg.starts_with("@"))
+      return true;
+    llvm::StringRef previous = i > 0 ? llvm::StringRef(options[i - 1]) : "";
+    if (!arg.starts_with("-")) {
+      // A flag's separate value: a path flag's, or one passed through.
+      if ((llvm::is_contained(pathFlags, previous) || previous == "-Xclang" ||
+           previous == "-mllvm") && relative(arg))
+        return true;
+      if (arg.contains('/') && relative(arg))
+        return true;
+      continue;
+    }
+    bool pathFlag = false;
+    for (llvm::StringRef flag : pathFlags)
+      if (arg.starts_with(flag) && arg.size() > flag.size()) {
+        llvm::StringRef value = arg.drop_front(flag.size());
+        value.consume_front("=");
+        if (relative(value))
+          return true;
+        pathFlag = true;
+        break;
+      }
+    // Any other argument with a path in it (-DDIR=data/x): absolute after '='.
+    if (!pathFlag && arg.contains('/') && !arg.contains("=/"))
+      return true;
+  }
+  llvm::SmallVector<llvm::StringRef, 16> lines;
+  headerText.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    size_t quote = line.find('"');
+    if (line.starts_with("#include") && quote != llvm::StringRef::npos &&
+        relative(line.drop_front(quote + 1)))
+      return true;
+  }
+  return false;
+}
+
 std::string contentHash(llvm::StringRef bytes) {
   return llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes)));
 }
@@ -596,13 +648,16 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     hasher.update(text);
     hasher.update(llvm::StringRef("\0", 1));
   };
-  feed("gradlint-preamble-3"); // 3: user files' content hashes in the summary
+  feed("gradlint-preamble-4"); // 4: the directory only where a path is relative
   feed(GRADLINT_VERSION);
   feed(clang::getClangFullVersion());
   std::vector<std::string> options = withoutInputs(command.args);
   for (const std::string &arg : options)
     feed(arg);
-  feed(command.directory);
+  // A fixed database's directory is "." (the process's): made absolute.
+  llvm::SmallString<256> directory(command.directory);
+  llvm::sys::fs::make_absolute(directory);
+  feed(dependsOnDirectory(options, headerText) ? directory.str() : llvm::StringRef("(any)"));
   feed(headerText);
   std::array<uint8_t, 32> digest = hasher.final();
   std::string key = llvm::toHex(llvm::ArrayRef(digest).take_front(16), /*LowerCase=*/true);

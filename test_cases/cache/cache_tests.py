@@ -150,6 +150,41 @@ def test_flag_changes_meaning():
         check("two flag sets: two PCHs", len(pch_files(cache)) == 2, os.listdir(cache))
 
 
+def test_directory_in_key():
+    """The same sources in another directory share a PCH; a relative -I keeps
+    the directories apart (the header it finds differs)."""
+    with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second, \
+            tempfile.TemporaryDirectory() as cache:
+        for directory, header in ((first, LOOP_HEADER),
+                                  (second, LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVIDE"))):
+            os.makedirs(os.path.join(directory, "include"))
+            with open(os.path.join(directory, "include", "loop.h"), "w") as f:
+                f.write(header)
+            with open(os.path.join(directory, "relative.cpp"), "w") as f:
+                f.write("#include <torch/torch.h>\n#include <loop.h>\n\nint main() { return 0; }\n")
+            with open(os.path.join(directory, "absolute.cpp"), "w") as f:
+                f.write("#include <torch/torch.h>\n" + LOOP_HEADER.split("#include <torch/torch.h>")[1])
+        for directory, expected in ((first, 1), (second, 0)):
+            result = run(f"--cache-dir={cache}", "--format=json", "relative.cpp", "--",
+                         "-std=c++17", "-Iinclude", cwd=directory)
+            check(f"relative -I, {'first' if expected else 'second'} directory: "
+                  f"its own header's finding (exit {expected})", result.returncode == expected,
+                  (result.stdout, result.stderr))
+        check("relative -I: a PCH per directory", len(pch_files(cache)) == 2, os.listdir(cache))
+        outputs = []
+        for directory in (first, second):
+            result = run(f"--cache-dir={cache}", "--format=json", "--verbose", "absolute.cpp",
+                         "--", "-std=c++17", cwd=directory)
+            reference = run("--no-cache", "--format=json", "absolute.cpp", "--", "-std=c++17",
+                            cwd=directory)
+            check(f"no relative path ({directory}): the same findings as --no-cache",
+                  findings(result) == findings(reference) and result.returncode == 1,
+                  (findings(result), findings(reference)))
+            outputs.append(result.stderr)
+        check("no relative path: the second directory reuses the first one's PCH",
+              "1 reused, 0 built" in outputs[1], outputs)
+
+
 def test_corrupt_cache_survived():
     example = os.path.join(SOURCE, "examples", "trainer_class_buggy.cpp")
     with tempfile.TemporaryDirectory() as cache:
@@ -685,7 +720,7 @@ def test_result_cache():
 GROUPS = {
     # The PCH cache's findings, invalidation and faults.
     "pch": (test_identical_findings, test_real_headers, test_header_change_invalidates,
-            test_flag_changes_meaning, test_corrupt_cache_survived,
+            test_flag_changes_meaning, test_directory_in_key, test_corrupt_cache_survived,
             test_two_processes_share_a_cache, test_unusable_cache_dir),
     "prefilter": (test_prefilter, test_prefilter_keeps_respelled_loops),
     # Faults: a full disk, concurrent cold processes, a same-size same-mtime edit.
