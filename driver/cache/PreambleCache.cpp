@@ -119,11 +119,25 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
 /// can, the directory stays out of the key, so that the same sources in
 /// another directory share the PCH.
 bool dependsOnDirectory(const std::vector<std::string> &options, llvm::StringRef headerText) {
-  static const char *const pathFlags[] = {
-      "-I",           "-isystem",      "-iquote",          "-idirafter",   "-cxx-isystem",
-      "-iprefix",     "-iwithprefix",  "-iwithprefixbefore", "-isysroot",  "--sysroot",
-      "-F",           "-iframework",   "-ivfsoverlay",     "-working-directory",
-      "-fmodule-map-file", "-fmodules-cache-path", "-B", "--gcc-toolchain", "--gcc-install-dir"};
+  static const char *const pathFlags[] = {"-I",
+                                          "-isystem",
+                                          "-iquote",
+                                          "-idirafter",
+                                          "-cxx-isystem",
+                                          "-iprefix",
+                                          "-iwithprefix",
+                                          "-iwithprefixbefore",
+                                          "-isysroot",
+                                          "--sysroot",
+                                          "-F",
+                                          "-iframework",
+                                          "-ivfsoverlay",
+                                          "-working-directory",
+                                          "-fmodule-map-file",
+                                          "-fmodules-cache-path",
+                                          "-B",
+                                          "--gcc-toolchain",
+                                          "--gcc-install-dir"};
   auto relative = [](llvm::StringRef path) { return !llvm::sys::path::is_absolute(path); };
   for (size_t i = 0; i < options.size(); ++i) {
     llvm::StringRef arg = options[i];
@@ -133,7 +147,8 @@ bool dependsOnDirectory(const std::vector<std::string> &options, llvm::StringRef
     if (!arg.starts_with("-")) {
       // A flag's separate value: a path flag's, or one passed through.
       if ((llvm::is_contained(pathFlags, previous) || previous == "-Xclang" ||
-           previous == "-mllvm") && relative(arg))
+           previous == "-mllvm") &&
+          relative(arg))
         return true;
       if (arg.contains('/') && relative(arg))
         return true;
