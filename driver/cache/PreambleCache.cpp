@@ -120,6 +120,8 @@ std::vector<std::string> withoutInputs(const std::vector<std::string> &args) {
 /// another directory share the PCH.
 bool dependsOnDirectory(const std::vector<std::string> &options, llvm::StringRef headerText) {
   static const char *const pathFlags[] = {"-I",
+                                          "--include-directory-after",
+                                          "--include-directory",
                                           "-isystem",
                                           "-iquote",
                                           "-idirafter",
