@@ -8,6 +8,7 @@
 // CheckOptions take .gradlint.yaml's option names, per check or global.
 #include "checks/Check.h"
 #include "model/ModelBuilder.h"
+#include "model/UserCode.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -51,11 +52,85 @@ clang::CharSourceRange removalClangKeepsExact(const SourceEdit &edit,
                                               edit.range.getEnd().getLocWithOffset(-1));
 }
 
+/// The unit clang-tidy is matching, as the accum-* checks share it: one model
+/// per set of model options (built by the first check that needs it, not once
+/// per check), and the unit's traversal scope.
+///
+/// The model asks for parents, and a parent map of the whole unit walks (and
+/// loads from a precompiled <torch/torch.h>) every LibTorch declaration: about
+/// 0.7 s per file that the model never reads, since it skips library code. As
+/// in the CLI, the scope is narrowed to the user's top-level declarations
+/// while a check runs. It stays narrowed when every enabled check is ours, so
+/// that clang-tidy's own matcher walk skips the library too; otherwise it is
+/// restored after each check, for the other checks' matchers. It is restored at
+/// the end of the unit for whatever runs after the matchers (clang-analyzer-*).
+class UnitState {
+public:
+  struct Model {
+    ModelOptions options;
+    std::unique_ptr<ModelBuilder> builder;
+    TrainingLoopModel model;
+  };
+
+  /// Called by every check before clang-tidy walks a unit: forgets the last one.
+  void startUnit() {
+    models_.clear();
+    context_ = nullptr;
+    userDecls_.clear();
+  }
+
+  /// Narrows the traversal scope of the unit to the user's declarations.
+  void narrow(clang::ASTContext &context) {
+    if (context_ != &context) {
+      startUnit();
+      context_ = &context;
+      for (clang::Decl *decl : context.getTranslationUnitDecl()->decls())
+        if (isUserCode(context.getSourceManager(), decl->getLocation()))
+          userDecls_.push_back(decl);
+    }
+    context.setTraversalScope(userDecls_);
+  }
+
+  /// The model of the unit, which narrow() was called on, for these options.
+  Model &model(const ModelOptions &options) {
+    for (const std::unique_ptr<Model> &built : models_)
+      if (built->options == options)
+        return *built;
+    auto built = std::make_unique<Model>();
+    built->options = options;
+    built->builder = std::make_unique<ModelBuilder>(*context_, built->options);
+    built->model = built->builder->build();
+    models_.push_back(std::move(built));
+    return *models_.back();
+  }
+
+  void restore() {
+    if (context_)
+      context_->setTraversalScope({context_->getTranslationUnitDecl()});
+  }
+
+  void endUnit() {
+    restore();
+    startUnit();
+  }
+
+private:
+  clang::ASTContext *context_ = nullptr;
+  std::vector<clang::Decl *> userDecls_;
+  std::vector<std::unique_ptr<Model>> models_;
+};
+
+UnitState &unitState() {
+  thread_local UnitState state;
+  return state;
+}
+
 class GradlintTidyCheck : public clang::tidy::ClangTidyCheck {
 public:
   GradlintTidyCheck(llvm::StringRef name, clang::tidy::ClangTidyContext *context,
-                    const CheckFactory &factory)
-      : ClangTidyCheck(name, context), factory_(factory) {
+                    const CheckFactory &factory, bool onlyGradlintChecks)
+      : ClangTidyCheck(name, context), factory_(factory),
+        onlyGradlintChecks_(onlyGradlintChecks) {
     // The same option names as .gradlint.yaml, local to the check or global.
     for (const std::string &option : ModelOptions::optionNames())
       *modelOptions_.list(option) =
@@ -79,17 +154,23 @@ public:
     finder->addMatcher(clang::ast_matchers::translationUnitDecl().bind("unit"), this);
   }
 
+  void onStartOfTranslationUnit() override { unitState().startUnit(); }
+  void onEndOfTranslationUnit() override { unitState().endUnit(); }
+
   void check(const clang::ast_matchers::MatchFinder::MatchResult &result) override {
     clang::ASTContext &context = *result.Context;
-    ModelBuilder builder(context, modelOptions_);
-    TrainingLoopModel model = builder.build();
+    UnitState &state = unitState();
+    state.narrow(context);
+    UnitState::Model &unit = state.model(modelOptions_);
     std::unique_ptr<Check> check = factory_.create();
     std::vector<Finding> findings;
-    CheckContext checkContext(builder.facts(), findings);
-    for (const TrainingLoop &loop : model.loops)
+    CheckContext checkContext(unit.builder->facts(), findings);
+    for (const TrainingLoop &loop : unit.model.loops)
       check->check(loop, checkContext);
     for (const Finding &finding : findings)
       report(finding, context.getSourceManager());
+    if (!onlyGradlintChecks_)
+      state.restore();
   }
 
 private:
@@ -112,16 +193,29 @@ private:
   }
 
   const CheckFactory &factory_;
+  const bool onlyGradlintChecks_;
   ModelOptions modelOptions_;
 };
+
+/// Whether every check clang-tidy will run is an accum-* check (the factories
+/// hold every module's checks, ours included, once the checks are created).
+bool onlyGradlintChecksEnabled(const clang::tidy::ClangTidyCheckFactories &factories,
+                               clang::tidy::ClangTidyContext &context) {
+  for (const auto &entry : factories)
+    if (!entry.getKey().starts_with("accum-") && context.isCheckEnabled(entry.getKey()))
+      return false;
+  return true;
+}
 
 class GradlintTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &factories) override {
     for (const CheckFactory &factory : allChecks())
       factories.registerCheckFactory(
-          factory.id, [&factory](llvm::StringRef name, clang::tidy::ClangTidyContext *context) {
-            return std::make_unique<GradlintTidyCheck>(name, context, factory);
+          factory.id, [&factory, &factories](llvm::StringRef name,
+                                             clang::tidy::ClangTidyContext *context) {
+            return std::make_unique<GradlintTidyCheck>(
+                name, context, factory, onlyGradlintChecksEnabled(factories, *context));
           });
   }
 };
