@@ -129,8 +129,7 @@ class GradlintTidyCheck : public clang::tidy::ClangTidyCheck {
 public:
   GradlintTidyCheck(llvm::StringRef name, clang::tidy::ClangTidyContext *context,
                     const CheckFactory &factory, bool onlyGradlintChecks)
-      : ClangTidyCheck(name, context), factory_(factory),
-        onlyGradlintChecks_(onlyGradlintChecks) {
+      : ClangTidyCheck(name, context), factory_(factory), onlyGradlintChecks_(onlyGradlintChecks) {
     // The same option names as .gradlint.yaml, local to the check or global.
     for (const std::string &option : ModelOptions::optionNames())
       *modelOptions_.list(option) =
@@ -212,8 +211,8 @@ public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &factories) override {
     for (const CheckFactory &factory : allChecks())
       factories.registerCheckFactory(
-          factory.id, [&factory, &factories](llvm::StringRef name,
-                                             clang::tidy::ClangTidyContext *context) {
+          factory.id,
+          [&factory, &factories](llvm::StringRef name, clang::tidy::ClangTidyContext *context) {
             return std::make_unique<GradlintTidyCheck>(
                 name, context, factory, onlyGradlintChecksEnabled(factories, *context));
           });
