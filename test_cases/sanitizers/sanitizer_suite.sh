@@ -25,7 +25,9 @@ repo="$(cd "$here/../.." && pwd)"
 build="${1:-$repo/build-sanitizers}"
 fuzz_seconds="${2:-60}"
 
-# clang++-19 links with LLVM 19's lld (/usr/lib/llvm-19/bin/ld.lld) when it is there.
+# clang++-19 links with LLVM 19's lld (/usr/lib/llvm-19/bin/ld.lld, package
+# lld-19) when it is there: GNU ld takes 11 s for each instrumented
+# executable, lld 2 s.
 lld_flags() {
   if [[ -x /usr/lib/llvm-19/bin/ld.lld ]]; then
     echo "-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld"
@@ -39,8 +41,6 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # 23 s of CPU at -O0, 48 s at -O1, 51 s at -O3 with ASan, UBSan and
   # coverage), and the tests' time goes mostly to Clang's own (uninstrumented,
   # optimised) libraries.
-  # lld (lld-19) where installed: GNU ld takes 11 s for each instrumented
-  # executable, lld 2 s.
   CC=clang-19 CXX=clang++-19 cmake -S "$repo" -B "$build" -G Ninja -DGRADLINT_FUZZ=ON \
     -DGRADLINT_RUNTIME_CUDA=OFF "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" $(lld_flags) \
     > "$build/configure.log" 2>&1 ||
