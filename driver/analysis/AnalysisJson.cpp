@@ -129,9 +129,12 @@ std::vector<std::uint8_t> encodeAnalysis(const FileAnalysis &analysis) {
                       {"preamble_use",
                        {{"used", analysis.preambleUse.used},
                         {"built", analysis.preambleUse.built},
-                        {"pch", analysis.preambleUse.pch}}},
+                        {"pch", analysis.preambleUse.pch},
+                        {"reason", analysis.preambleUse.reason}}},
                       {"real_paths", analysis.realPaths},
                       {"files_read", analysis.filesRead},
+                      {"files_absent", analysis.filesAbsent},
+                      {"inputs_recorded", analysis.inputsRecorded},
                       {"model_dump", analysis.modelDump},
                       {"loop_runs", std::move(runs)}};
   return OrderedJson::to_cbor(json);
@@ -172,8 +175,11 @@ std::optional<std::string> decodeAnalysis(const std::vector<std::uint8_t> &bytes
     preambleUse.at("used").get_to(decoded.preambleUse.used);
     preambleUse.at("built").get_to(decoded.preambleUse.built);
     preambleUse.at("pch").get_to(decoded.preambleUse.pch);
+    preambleUse.at("reason").get_to(decoded.preambleUse.reason);
     json.at("real_paths").get_to(decoded.realPaths);
     json.at("files_read").get_to(decoded.filesRead);
+    json.at("files_absent").get_to(decoded.filesAbsent);
+    json.at("inputs_recorded").get_to(decoded.inputsRecorded);
     json.at("model_dump").get_to(decoded.modelDump);
     for (const OrderedJson &item : json.at("loop_runs"))
       decoded.loopRuns.push_back(loopRunFromJson(item));

@@ -5,6 +5,7 @@
 #include "driver/analysis/ApiModelFileSystem.h"
 #include "driver/analysis/BoundedFile.h"
 #include "driver/analysis/LibraryInstantiations.h"
+#include "driver/analysis/LookupRecordingFileSystem.h"
 #include "driver/analysis/ParseErrors.h"
 #include "driver/analysis/Prefilter.h"
 #include "driver/cache/PreambleCache.h"
@@ -557,6 +558,8 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
   FileAnalysis result;
   auto fail = [&](const std::string &message) {
     result.errors.push_back({displayName, message});
+    // Before the parse, on the file's bytes alone; after it, on what the recorder saw.
+    result.inputsRecorded = true;
     return result;
   };
   std::unique_ptr<llvm::MemoryBuffer> buffer;
@@ -618,8 +621,10 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
   fileSystem->setCurrentWorkingDirectory(command.directory);
   // A PCH that does not load is rebuilt once, then the file is parsed without.
   for (int attempt = 0;; ++attempt) {
+    // Over everything the parse sees: a placeholder the API model serves is found.
+    auto lookups = llvm::makeIntrusiveRefCnt<LookupRecordingFileSystem>(fileSystem);
     llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-        new clang::FileManager(clang::FileSystemOptions(), fileSystem));
+        new clang::FileManager(clang::FileSystemOptions(), lookups));
     ParseErrorCollector collector(command.usesApiModel ? CompilationSetup::apiModelDir() : "");
     bool usesModelNamespace = false;
     clang::tooling::ToolInvocation invocation(
@@ -639,7 +644,15 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       continue;
     }
     if (preamble)
-      result.preambleUse = {true, preamble->built, preamble->pchPath};
+      result.preambleUse = {true, preamble->built, preamble->pchPath, preamble->reason};
+    // The preamble's own lookups, which this parse did not repeat, count too.
+    std::vector<std::string> absent = lookups->absentPaths();
+    if (preamble)
+      absent.insert(absent.end(), preamble->absentPaths.begin(), preamble->absentPaths.end());
+    llvm::sort(absent);
+    absent.erase(std::unique(absent.begin(), absent.end()), absent.end());
+    result.filesAbsent = std::move(absent);
+    result.inputsRecorded = true;
     std::set<std::string> placeholders;
     if (modelFileSystem)
       placeholders = modelFileSystem->servedHeaders();

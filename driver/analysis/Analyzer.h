@@ -49,10 +49,19 @@ struct FileAnalysis {
     bool used = false;
     bool built = false; ///< built for this parse, else reused
     std::string pch;
+    std::string reason; ///< "reused", or "built: " and why
   } preambleUse;
   /// Every file the parse read besides the main file (absolute): headers,
   /// including those inside a precompiled preamble (the result cache checks them).
   std::vector<std::string> filesRead;
+  /// Every path the parse (and its precompiled preamble's build) looked up and
+  /// did not find (absolute): the result is valid only while they stay absent.
+  std::vector<std::string> filesAbsent;
+  /// Whether filesRead and filesAbsent hold everything the result depends on
+  /// besides the file's bytes and command: the parse ran under the lookup
+  /// recorder, or the analysis stopped on the file's bytes alone. Errors are
+  /// cached only when this is true.
+  bool inputsRecorded = false;
   /// Real paths of the diagnostics' files, for de-duplication across TUs.
   std::vector<std::string> realPaths;
   /// --dump-model: the model, as text.

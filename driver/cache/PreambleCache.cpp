@@ -2,6 +2,7 @@
 
 #include "driver/analysis/ApiModelFileSystem.h"
 #include "driver/analysis/CompilationSetup.h"
+#include "driver/analysis/LookupRecordingFileSystem.h"
 
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -38,11 +39,12 @@
 
 namespace gradlint {
 
-/// What a PCH build produced: the PCH's bytes, and the content hash of
-/// every file it read that is not a system header.
+/// What a PCH build produced: the PCH's bytes, the content hash of every
+/// file it read, and the paths it looked up and did not find.
 struct BuiltPch {
   std::string bytes;
   std::vector<std::pair<std::string, std::string>> userFiles; ///< path, contentHash
+  std::vector<std::string> absentPaths;                       ///< looked up, not found
 };
 
 namespace {
@@ -287,7 +289,7 @@ std::optional<CacheFileName> parseCacheFileName(llvm::StringRef name) {
 void touch(const std::string &path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
 
 /// Takes the PCH from the buffer the PCHGenerator before it filled, and the
-/// user files the preprocessor read.
+/// files the preprocessor read.
 class PchCollector : public clang::ASTConsumer {
 public:
   PchCollector(std::shared_ptr<clang::PCHBuffer> buffer, BuiltPch &out)
@@ -300,7 +302,8 @@ public:
     const clang::SourceManager &sources = context.getSourceManager();
     for (unsigned i = 0, n = sources.local_sloc_entry_size(); i < n; ++i) {
       const clang::SrcMgr::SLocEntry &entry = sources.getLocalSLocEntry(i);
-      if (!entry.isFile() || clang::SrcMgr::isSystem(entry.getFile().getFileCharacteristic()))
+      // System headers too: the API model is one, and is replaced in place.
+      if (!entry.isFile())
         continue;
       const clang::SrcMgr::ContentCache &content = entry.getFile().getContentCache();
       std::optional<llvm::MemoryBufferRef> text = content.getBufferIfLoaded();
@@ -447,33 +450,49 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemFor(const FileCommand 
 }
 
 /// The ".pch.sum" beside a PCH: its fingerprint, then "<xxh3> <path>" per
-/// user file it was built from.
+/// file it was built from (system headers too), then "- <path>" per path its build looked up
+/// and did not find.
 std::string summaryOf(const BuiltPch &built) {
   std::string summary = fingerprintOfBytes(built.bytes) + "\n";
   for (const auto &[path, hash] : built.userFiles)
     summary += hash + " " + path + "\n";
+  for (const std::string &path : built.absentPaths)
+    summary += "- " + path + "\n";
   return summary;
 }
 
-/// Whether the PCH still matches its summary, and every user file it was
-/// built from has the same content. Clang checks only their size and mtime
-/// when it loads the PCH; a same-size edit within the mtime's granularity
-/// (or under a build that fixes mtimes) would go unseen.
-bool isFresh(const std::string &pch, const std::string &summary, const FileCommand &command) {
+/// Empty when the PCH still matches its summary, every file it was
+/// built from has the same content and every path it did not find is still
+/// absent; otherwise why not. Clang checks only the size and mtime of the
+/// files a PCH read when it loads it, and none of the paths it did not find:
+/// a same-size edit within the mtime's granularity, or a header created
+/// earlier on the include path, would go unseen. `absentPaths` gets the
+/// summary's absent paths.
+std::string staleness(const std::string &pch, const std::string &summary,
+                      const FileCommand &command, std::vector<std::string> &absentPaths) {
   llvm::SmallVector<llvm::StringRef, 16> lines;
   llvm::StringRef(summary).split(lines, '\n', -1, /*KeepEmpty=*/false);
-  if (lines.empty() || fingerprintOf(pch) != lines.front())
-    return false;
+  if (lines.empty())
+    return "its summary is missing";
+  if (fingerprintOf(pch) != lines.front())
+    return "the PCH file does not match its summary";
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
+  absentPaths.clear();
   for (llvm::StringRef line : llvm::ArrayRef(lines).drop_front()) {
     auto [hash, path] = line.split(' ');
+    if (hash == "-") {
+      if (!stillAbsent(path.str()))
+        return path.str() + " exists now";
+      absentPaths.push_back(path.str());
+      continue;
+    }
     if (!fileSystem)
       fileSystem = fileSystemFor(command);
     auto buffer = fileSystem->getBufferForFile(path, -1, /*RequiresNullTerminator=*/false);
     if (!buffer || contentHash((*buffer)->getBuffer()) != hash)
-      return false;
+      return path.str() + (buffer ? " changed" : " is gone");
   }
-  return true;
+  return "";
 }
 
 } // namespace
@@ -645,6 +664,7 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
   // the main file are written with their absolute path.
   std::string mainDir(llvm::sys::path::parent_path(mainFile));
   std::string headerText = "// gradlint preamble of the #include lines of a translation unit\n";
+  std::vector<std::string> besideLookups;
   for (const std::string &line : prefix.lines) {
     llvm::StringRef directive(line);
     size_t quote = directive.find('"');
@@ -652,9 +672,13 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
       llvm::StringRef name = directive.slice(quote + 1, directive.size() - 1);
       llvm::SmallString<256> beside(mainDir);
       llvm::sys::path::append(beside, name);
-      if (!llvm::sys::path::is_absolute(name) && llvm::sys::fs::exists(beside)) {
-        headerText += "#include \"" + std::string(beside) + "\"\n";
-        continue;
+      if (!llvm::sys::path::is_absolute(name)) {
+        if (llvm::sys::fs::exists(beside)) {
+          headerText += "#include \"" + std::string(beside) + "\"\n";
+          continue;
+        }
+        // The main file's parse would have looked there first.
+        besideLookups.push_back(std::string(beside));
       }
     }
     headerText += line + "\n";
@@ -665,7 +689,7 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     hasher.update(text);
     hasher.update(llvm::StringRef("\0", 1));
   };
-  feed("gradlint-preamble-4"); // 4: the directory only where a path is relative
+  feed("gradlint-preamble-5"); // 5: summaries list the paths not found
   feed(GRADLINT_VERSION);
   feed(clang::getClangFullVersion());
   std::vector<std::string> options = withoutInputs(command.args);
@@ -721,10 +745,20 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     std::lock_guard<std::mutex> lock(mutex_);
     generation = generations_[key];
   }
-  bool rebuild = failed && failed->generation == generation;
+  std::string reason;
+  std::vector<std::string> absentPaths;
+  if (failed && failed->generation == generation)
+    reason = "the PCH did not load";
+  else if (headerChanged)
+    reason = "a new include prefix";
+  else if (!llvm::sys::fs::exists(pch))
+    reason = "no PCH for this include prefix";
+  else if (std::string stale =
+               staleness(std::string(pch), readSmallFile(summaryFile), command, absentPaths);
+           !stale.empty())
+    reason = stale;
   bool built = false;
-  if (rebuild || headerChanged || !llvm::sys::fs::exists(pch) ||
-      !isFresh(std::string(pch), readSmallFile(summaryFile), command)) {
+  if (!reason.empty()) {
     // The same options, the header as the input.
     FileCommand build = command;
     build.args = options;
@@ -749,13 +783,18 @@ std::optional<PreambleCache::Preamble> PreambleCache::preambleFor(const FileComm
     }
     ++builds;
     built = true;
+    absentPaths = std::move(output.absentPaths);
+    reason = "built: " + reason;
     std::lock_guard<std::mutex> lock(mutex_);
     generation = ++generations_[key];
   } else {
     ++hits;
+    reason = "reused";
     touch(std::string(pch));
   }
-  Preamble preamble{std::string(pch), prefix.bytes, generation, built, markInUse(key)};
+  absentPaths.insert(absentPaths.end(), besideLookups.begin(), besideLookups.end());
+  Preamble preamble{std::string(pch),  prefix.bytes,           generation,    built,
+                    std::move(reason), std::move(absentPaths), markInUse(key)};
   building.unlock();
   if (built && maxBytes_ > 0)
     evictOverLimit();
@@ -868,14 +907,20 @@ void PreambleCache::evictOverLimit() {
 
 bool PreambleCache::buildPch(const FileCommand &command, const std::string &pch, BuiltPch &output) {
   // The same placeholders as the parse that will load the PCH.
+  auto lookups = llvm::makeIntrusiveRefCnt<LookupRecordingFileSystem>(fileSystemFor(command));
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), fileSystemFor(command)));
+      new clang::FileManager(clang::FileSystemOptions(), lookups));
   BuildPchAction action(pch, output);
   clang::tooling::ToolInvocation invocation(command.args, &action, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   QuietConsumer quiet;
   invocation.setDiagnosticConsumer(&quiet);
-  return invocation.run() && quiet.getNumErrors() == 0;
+  bool ok = invocation.run() && quiet.getNumErrors() == 0;
+  // The PCH's own path was not there before it was written.
+  for (std::string &path : lookups->absentPaths())
+    if (!llvm::StringRef(path).starts_with(pch))
+      output.absentPaths.push_back(std::move(path));
+  return ok;
 }
 
 } // namespace gradlint

@@ -66,6 +66,11 @@ public:
     size_t prefixBytes = 0;
     unsigned generation = 0; ///< builds of this key in this process before it
     bool built = false;      ///< built by this call, not reused
+    /// Why it was built, or that it was reused ("reused", "built: <why>").
+    std::string reason;
+    /// The paths its build looked up and did not find (absolute): a parse
+    /// with this PCH repeats none of its lookups, yet depends on them.
+    std::vector<std::string> absentPaths;
     /// While a copy lives, this process's evictions spare the entry.
     std::shared_ptr<void> inUse;
   };

@@ -1,9 +1,11 @@
 #include "driver/cache/ResultCache.h"
 
 #include "driver/analysis/AnalysisJson.h"
+#include "driver/analysis/LookupRecordingFileSystem.h"
 #include "driver/fix/AtomicWrite.h"
 #include "driver/output/Output.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,6 +16,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <elf.h>
+#include <link.h>
 
 extern char **environ;
 
@@ -34,19 +39,65 @@ std::pair<int64_t, uint64_t> contentFingerprint(const std::string &path) {
   return {int64_t(bytes.size()), llvm::xxh3_64bits(bytes)};
 }
 
-/// This binary: a rebuilt gradlint (same version, other code) gets new keys.
-std::string binaryIdentity() {
-  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+/// The GNU build id in a loaded object's note segments, as hex; empty if none.
+std::string buildIdOf(const struct dl_phdr_info &object) {
+  for (int i = 0; i < object.dlpi_phnum; ++i) {
+    const ElfW(Phdr) &segment = object.dlpi_phdr[i];
+    if (segment.p_type != PT_NOTE)
+      continue;
+    const char *at = reinterpret_cast<const char *>(object.dlpi_addr + segment.p_vaddr);
+    const char *end = at + segment.p_memsz;
+    auto aligned = [](size_t size) { return (size + 3) & ~size_t(3); };
+    while (at + sizeof(ElfW(Nhdr)) <= end) {
+      const auto *note = reinterpret_cast<const ElfW(Nhdr) *>(at);
+      const char *name = at + sizeof(ElfW(Nhdr));
+      const char *descriptor = name + aligned(note->n_namesz);
+      if (descriptor + note->n_descsz > end)
+        break;
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+          std::memcmp(name, "GNU", 4) == 0)
+        return llvm::toHex(llvm::StringRef(descriptor, note->n_descsz), /*LowerCase=*/true);
+      at = descriptor + aligned(note->n_descsz);
+    }
+  }
+  return "";
+}
+
+/// Path, size and modification time: an object without a build id.
+std::string fileIdentity(const std::string &path) {
   llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(self, status))
-    return self;
-  return self + "\n" + std::to_string(status.getSize()) + "\n" +
+  if (llvm::sys::fs::status(path, status))
+    return path;
+  return path + " " + std::to_string(status.getSize()) + " " +
          std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(
                             status.getLastModificationTime().time_since_epoch())
                             .count());
 }
 
 } // namespace
+
+std::string buildIdentity() {
+  std::vector<std::string> objects;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info *object, size_t, void *out) {
+        auto &objects = *static_cast<std::vector<std::string> *>(out);
+        // The executable has no name here; the vDSO has no file.
+        std::string name = object->dlpi_name && *object->dlpi_name ? object->dlpi_name
+                           : objects.empty() ? llvm::sys::fs::getMainExecutable(nullptr, nullptr)
+                                             : "";
+        std::string id = buildIdOf(*object);
+        if (!id.empty())
+          objects.push_back(llvm::sys::path::filename(name).str() + " " + id);
+        else if (!name.empty() && llvm::sys::fs::exists(name))
+          objects.push_back(fileIdentity(name));
+        return 0;
+      },
+      &objects);
+  std::string identity;
+  for (const std::string &object : objects)
+    identity += object + "\n";
+  return identity;
+}
 
 std::pair<int64_t, uint64_t> ResultCache::fingerprintOf(const std::string &file) {
   {
@@ -55,25 +106,42 @@ std::pair<int64_t, uint64_t> ResultCache::fingerprintOf(const std::string &file)
       return known->second;
   }
   std::pair<int64_t, uint64_t> fingerprint = contentFingerprint(file);
+  ++pathsChecked;
   std::lock_guard<std::mutex> lock(mutex_);
   fingerprints_[file] = fingerprint;
   return fingerprint;
 }
 
-bool cacheableAnalysis(const FileAnalysis &analysis) {
-  return !analysis.analysisFailed && !analysis.skipped &&
-         std::all_of(analysis.filesRead.begin(), analysis.filesRead.end(),
-                     [](const std::string &file) { return llvm::sys::path::is_absolute(file); });
+bool ResultCache::stillAbsentInRun(const std::string &path) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto known = absent_.find(path); known != absent_.end())
+      return known->second;
+  }
+  bool absent = stillAbsent(path);
+  ++pathsChecked;
+  std::lock_guard<std::mutex> lock(mutex_);
+  absent_[path] = absent;
+  return absent;
 }
 
-std::string ResultCache::keyFor(const std::string &file, const std::string &encodedCommand,
-                                const std::string &configuration,
-                                const AnalysisRequest &request) const {
+bool cacheableAnalysis(const FileAnalysis &analysis) {
+  auto absolute = [](const std::string &file) { return llvm::sys::path::is_absolute(file); };
+  return !analysis.analysisFailed && !analysis.skipped &&
+         (analysis.errors.empty() || analysis.inputsRecorded) &&
+         std::all_of(analysis.filesRead.begin(), analysis.filesRead.end(), absolute) &&
+         std::all_of(analysis.filesAbsent.begin(), analysis.filesAbsent.end(), absolute);
+}
+
+ResultCache::Key ResultCache::keyFor(const std::string &file, const std::string &encodedCommand,
+                                     const std::string &configuration,
+                                     const AnalysisRequest &request) const {
+  Key key{file, "", {}};
   auto contents = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
   if (!contents)
-    return "";
-  static const std::string binary = binaryIdentity();
+    return key;
+  static const std::string build = buildIdentity();
   std::string environment;
   std::vector<std::string> variables;
   for (char **entry = environ; *entry; ++entry)
@@ -82,51 +150,107 @@ std::string ResultCache::keyFor(const std::string &file, const std::string &enco
   std::sort(variables.begin(), variables.end());
   for (const std::string &variable : variables)
     environment += variable + '\n';
-  Json parts = {"gradlint analysis result 1",
-                GRADLINT_VERSION,
-                binary,
-                file,
-                hexDigest(contents.get()->getBuffer().str(), 32),
-                encodedCommand,
-                configuration,
-                {request.dumpModel, request.lowerDiagnosed, request.lowerEveryLoop,
-                 request.translateEveryLoop},
-                environment};
-  return hexDigest(parts.dump(), 20);
+  Json requested = {request.dumpModel, request.lowerDiagnosed, request.lowerEveryLoop,
+                    request.translateEveryLoop};
+  // Named as a miss's reason names them ("<part> changed").
+  std::pair<const char *, std::string> parts[] = {
+      {"the gradlint build", std::string(GRADLINT_VERSION) + "\n" + build},
+      {"the file's contents", contents.get()->getBuffer().str()},
+      {"the compile command", encodedCommand},
+      {"the configuration", configuration},
+      {"the requested output", requested.dump()},
+      {"the GRADLINT_* environment", environment}};
+  Json all = Json::array({"gradlint analysis result 2", file});
+  for (const auto &[name, value] : parts) {
+    key.parts.push_back({name, hexDigest(value, 16)});
+    all.push_back(key.parts.back().second);
+  }
+  key.digest = hexDigest(all.dump(), 20);
+  return key;
 }
 
-std::optional<FileAnalysis> ResultCache::lookup(const std::string &key) {
+namespace {
+
+std::string latestPath(const std::string &directory, const std::string &file) {
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, "latest", hexDigest(file, 20) + ".json");
+  return std::string(path);
+}
+
+} // namespace
+
+std::string ResultCache::whyNoEntry(const Key &key) {
+  auto bytes = llvm::MemoryBuffer::getFile(latestPath(directory_, key.file));
+  if (!bytes)
+    return "no entry: the file was not analysed with this cache before";
+  Json latest = Json::parse(bytes.get()->getBuffer(), nullptr, /*allow_exceptions=*/false);
+  std::vector<std::string> changed;
+  for (const auto &[name, digest] : key.parts)
+    if (!latest.is_object() || !latest.contains(name) || latest[name] != digest)
+      changed.push_back(name);
+  if (changed.empty())
+    return "no entry: its entry was removed";
+  std::string reason = "no entry: since the last analysis, ";
+  for (size_t i = 0; i < changed.size(); ++i)
+    reason += (i == 0 ? "" : i + 1 == changed.size() ? " and " : ", ") + changed[i];
+  return reason + " changed";
+}
+
+std::optional<FileAnalysis> ResultCache::lookup(const Key &key, std::string &reason) {
   llvm::SmallString<256> path(directory_);
-  llvm::sys::path::append(path, key + ".cbor");
+  llvm::sys::path::append(path, key.digest + ".cbor");
   auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
   if (!bytes) {
     ++misses;
+    reason = whyNoEntry(key);
     return std::nullopt;
   }
   // A damaged entry is a miss: the next store replaces it.
   Json entry = Json::from_cbor(bytes.get()->getBuffer().begin(), bytes.get()->getBuffer().end(),
                                /*strict=*/true, /*allow_exceptions=*/false);
   FileAnalysis analysis;
+  reason.clear();
   bool valid = entry.is_object() && entry.contains("files") && entry["files"].is_array() &&
+               entry.contains("absent") && entry["absent"].is_array() &&
                entry.contains("analysis") && entry["analysis"].is_binary();
-  if (valid)
-    for (const Json &file : entry["files"]) {
-      valid = file.is_array() && file.size() == 3 && file[0].is_string() &&
-              file[1].is_number_integer() && file[2].is_number_unsigned() &&
-              fingerprintOf(file[0].get<std::string>()) ==
-                  std::make_pair(file[1].get<int64_t>(), file[2].get<uint64_t>());
-      if (!valid)
-        break;
+  if (!valid)
+    reason = "its entry is damaged";
+  for (size_t i = 0; valid && i < entry["files"].size(); ++i) {
+    const Json &file = entry["files"][i];
+    valid = file.is_array() && file.size() == 3 && file[0].is_string() &&
+            file[1].is_number_integer() && file[2].is_number_unsigned();
+    if (!valid)
+      reason = "its entry is damaged";
+    else if (fingerprintOf(file[0].get<std::string>()) !=
+             std::make_pair(file[1].get<int64_t>(), file[2].get<uint64_t>())) {
+      valid = false;
+      reason =
+          file[0].get<std::string>() + (file[1].get<int64_t>() < 0 ? " exists now" : " changed");
     }
+  }
+  for (size_t i = 0; valid && i < entry["absent"].size(); ++i) {
+    const Json &absent = entry["absent"][i];
+    valid = absent.is_string();
+    if (!valid)
+      reason = "its entry is damaged";
+    else if (!stillAbsentInRun(absent.get<std::string>())) {
+      valid = false;
+      reason = absent.get<std::string>() + " exists now (the compiler did not find it before)";
+    }
+  }
   if (valid) {
     const auto &encoded = entry["analysis"].get_binary();
     valid = !decodeAnalysis(std::vector<std::uint8_t>(encoded.begin(), encoded.end()), analysis);
+    if (!valid)
+      reason = "its entry is damaged";
   }
   if (!valid) {
     ++misses;
     return std::nullopt;
   }
+  reason = "reused: " + std::to_string(entry["files"].size()) + " files unchanged, " +
+           std::to_string(entry["absent"].size()) + " paths still absent";
   // This run built and reused no preamble for it.
   analysis.childCacheUse = {};
   analysis.preambleUse = {};
@@ -134,10 +258,10 @@ std::optional<FileAnalysis> ResultCache::lookup(const std::string &key) {
   return analysis;
 }
 
-void ResultCache::store(const std::string &key, const FileAnalysis &analysis) {
-  if (!cacheableAnalysis(analysis))
+void ResultCache::store(const Key &key, const FileAnalysis &analysis) {
+  if (key.digest.empty() || !cacheableAnalysis(analysis))
     return;
-  Json files = Json::array();
+  Json files = Json::array(), absent = Json::array();
   // The preamble cache's own files (the include prefix as a header, its PCH)
   // follow from the main file, which the key covers; they come and go.
   std::string cacheRoot = llvm::sys::path::parent_path(directory_).str() + "/";
@@ -147,14 +271,23 @@ void ResultCache::store(const std::string &key, const FileAnalysis &analysis) {
     auto [size, hash] = fingerprintOf(file);
     files.push_back({file, size, hash});
   }
-  Json entry = {{"files", files}, {"analysis", Json::binary(encodeAnalysis(analysis))}};
+  for (const std::string &path : analysis.filesAbsent)
+    if (!llvm::StringRef(path).starts_with(cacheRoot))
+      absent.push_back(path);
+  Json entry = {
+      {"files", files}, {"absent", absent}, {"analysis", Json::binary(encodeAnalysis(analysis))}};
   std::vector<std::uint8_t> bytes = Json::to_cbor(entry);
-  if (llvm::sys::fs::create_directories(directory_))
+  if (llvm::sys::fs::create_directories(directory_ + "/latest"))
     return;
   llvm::SmallString<256> path(directory_);
-  llvm::sys::path::append(path, key + ".cbor");
+  llvm::sys::path::append(path, key.digest + ".cbor");
   (void)writeFileAtomically(std::string(path), std::string(bytes.begin(), bytes.end()),
                             "a cached analysis");
+  Json parts = Json::object();
+  for (const auto &[name, digest] : key.parts)
+    parts[name] = digest;
+  (void)writeFileAtomically(latestPath(directory_, key.file), parts.dump() + "\n",
+                            "a cached analysis's key");
 }
 
 } // namespace gradlint

@@ -7,6 +7,7 @@
 #include "driver/analysis/Isolation.h"
 #include "driver/cache/PreambleCache.h"
 #include "driver/cache/ResultCache.h"
+
 #include "driver/cli/DiffFilter.h"
 #include "driver/cli/Options.h"
 #include "driver/config/CheckSelection.h"
@@ -16,6 +17,7 @@
 #include "driver/lsp/LanguageServer.h"
 #include "driver/output/Output.h"
 #include "driver/output/SarifMerge.h"
+#include "llvm/Support/Path.h"
 
 #include "driver/cli/Progress.h"
 #include "driver/config/Rules.h"
@@ -24,6 +26,7 @@
 #include "llvm/Support/Signals.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
@@ -55,7 +58,9 @@ void reportFixSummary(const FixReport &fixes, const Options &options) {
 
 /// The cache's problem (once), and with --verbose what the prefilter and the
 /// cache did.
-void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetup &setup,
+void reportSpeedNotes(const std::vector<std::string> &files,
+                      const std::vector<FileAnalysis> &analyses,
+                      const std::vector<std::string> &resultReasons, CompilationSetup &setup,
                       const ResultCache *results, bool verbose) {
   PreambleCache *cache = setup.preambleCache();
   // This process's cache (--no-isolation) plus what the isolated children's did.
@@ -78,6 +83,15 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
   size_t skipped = std::count_if(analyses.begin(), analyses.end(),
                                  [](const FileAnalysis &a) { return a.skipped; });
   std::cerr << "gradlint: note: skipped " << skipped << " file(s) without a training loop\n";
+  // Per file, why each cache was used or not.
+  for (size_t i = 0; i < analyses.size(); ++i) {
+    if (results && !resultReasons[i].empty())
+      std::cerr << "gradlint: note: " << files[i] << ": result cache: " << resultReasons[i] << '\n';
+    if (analyses[i].preambleUse.used)
+      std::cerr << "gradlint: note: " << files[i] << ": precompiled preamble "
+                << llvm::sys::path::filename(analyses[i].preambleUse.pch).str() << ": "
+                << analyses[i].preambleUse.reason << '\n';
+  }
   if (cache)
     std::cerr << "gradlint: note: precompiled preambles: " << total.hits << " reused, "
               << total.builds << " built, " << total.buildFailures << " failed to build; "
@@ -85,7 +99,8 @@ void reportSpeedNotes(const std::vector<FileAnalysis> &analyses, CompilationSetu
               << " bytes) to keep the cache under --cache-max-size\n";
   if (results)
     std::cerr << "gradlint: note: results of unchanged files: " << results->hits << " reused, "
-              << results->misses << " analysed\n";
+              << results->misses << " analysed; " << results->pathsChecked
+              << " paths checked (headers hashed, absent paths stat'ed)\n";
 }
 
 /// Narrows the options of an isolated child to its one file. The parent alone
@@ -390,6 +405,7 @@ int main(int argc, char **argv) {
     results = std::make_unique<ResultCache>(cacheRoot + "/results");
 
   std::vector<FileAnalysis> analyses(options.files.size());
+  std::vector<std::string> resultReasons(options.files.size()); ///< --verbose
   std::atomic<size_t> next{0};
   {
     Progress progress(options.files.size(), progressWanted(options.files.size()));
@@ -400,7 +416,8 @@ int main(int argc, char **argv) {
           progress.finished();
           continue;
         }
-        std::string command, key;
+        std::string command;
+        ResultCache::Key key;
         std::optional<FileAnalysis> cached;
         {
           // The state a forked child uses (the setup's maps, the caches) is
@@ -412,10 +429,12 @@ int main(int argc, char **argv) {
           } else {
             std::string absolute = CompilationSetup::absolutePath(options.files[i]);
             command = encodeCommand(setup->commandFor(absolute));
-            key = results ? results->keyFor(absolute, command + options.files[i],
-                                            dumpConfig(fileConfigs[i]), request)
-                          : "";
-            cached = key.empty() ? std::nullopt : results->lookup(key);
+            if (results) {
+              key = results->keyFor(absolute, command + options.files[i],
+                                    dumpConfig(fileConfigs[i]), request);
+              if (!key.digest.empty())
+                cached = results->lookup(key, resultReasons[i]);
+            }
           }
         }
         if (cached) {
@@ -430,7 +449,7 @@ int main(int argc, char **argv) {
                 return analysis;
               },
               command);
-          if (!key.empty()) {
+          if (!key.digest.empty()) {
             std::lock_guard<std::mutex> forking(forkMutex());
             results->store(key, analyses[i]);
           }
@@ -531,7 +550,7 @@ int main(int argc, char **argv) {
     reportFixSummary(fixes, options);
   }
 
-  reportSpeedNotes(analyses, *setup, results.get(), options.verbose);
+  reportSpeedNotes(options.files, analyses, resultReasons, *setup, results.get(), options.verbose);
   if (usedApiModel)
     std::cerr << "gradlint: note: <torch/torch.h> is not on the include path; using the "
                  "bundled LibTorch API model ("

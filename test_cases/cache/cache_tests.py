@@ -717,6 +717,148 @@ def test_result_cache():
                   findings(off) == findings(back), off.stderr)
 
 
+STEPS_TRAIN = """// The window comes from a project header found on the include path.
+#include <torch/torch.h>
+#include "steps.h"
+
+void train(torch::nn::Linear model, torch::optim::SGD &opt, std::vector<torch::Tensor> &xs) {
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = model->forward(xs[i]).sum();
+    loss.backward();
+    if ((i + 1) % kAccum == 0) {
+      opt.step();
+      opt.zero_grad();
+    }
+  }
+}
+"""
+
+
+def reasons(result, file):
+    """--verbose's per-file lines about `file`: {"result cache": ..., "precompiled preamble": ...}."""
+    found = {}
+    for line in result.stderr.splitlines():
+        match = re.match(r"gradlint: note: (.*?): (result cache|precompiled preamble)[^:]*: (.*)$",
+                         line)
+        if match and match.group(1) == file:
+            found[match.group(2)] = match.group(3)
+    return found
+
+
+def test_negative_dependencies():
+    """A header created earlier on the include path, or one installed after a
+    "file not found", is seen by both caches (issue 30's two reports)."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        first, second = os.path.join(tmp, "first"), os.path.join(tmp, "second")
+        os.makedirs(first)
+        os.makedirs(second)
+        main = os.path.join(tmp, "train.cpp")
+        with open(main, "w") as f:
+            f.write(STEPS_TRAIN)
+        with open(os.path.join(second, "steps.h"), "w") as f:
+            f.write("#pragma once\nconstexpr int kAccum = 4;\n")
+        flags = ["--", "-std=c++17", f"-I{first}", f"-I{second}"]
+        cached = [f"--cache-dir={cache}", "--format=json", "--verbose"]
+        for mode in ("both caches", "preambles only"):
+            extra = ["--no-result-cache"] if mode == "preambles only" else []
+            before = run(*cached, *extra, main, *flags, results=True)
+            check(f"negative dependencies [{mode}]: N = 4 from the second directory",
+                  "N = kAccum = 4" in before.stdout, before.stdout[:600])
+            shadow = os.path.join(first, "steps.h")
+            with open(shadow, "w") as f:
+                f.write("#pragma once\nconstexpr int kAccum = 1;\n")
+            after = run(*cached, *extra, main, *flags, results=True)
+            fresh = run("--no-cache", "--format=json", main, *flags)
+            check(f"negative dependencies [{mode}]: a header created earlier on the path is seen",
+                  findings(after) == findings(fresh) and "kAccum" not in after.stdout,
+                  (after.stdout[:600], after.stderr))
+            why = reasons(after, main)
+            wanted = {"both caches": ("result cache", shadow + " exists now"),
+                      "preambles only": ("precompiled preamble", shadow + " exists now")}[mode]
+            check(f"negative dependencies [{mode}]: --verbose says which path appeared",
+                  wanted[1] in why.get(wanted[0], ""), after.stderr)
+            os.remove(shadow)
+
+        # A header missing at first, installed later (issue 30: jsoncpp, cxxopts).
+        late = os.path.join(tmp, "late.cpp")
+        with open(late, "w") as f:
+            f.write(STEPS_TRAIN.replace('"steps.h"', '"late_steps.h"'))
+        missing = run(*cached, late, *flags, results=True)
+        check("negative dependencies: a missing header is an error",
+              "late_steps.h' file not found" in missing.stdout, missing.stdout[:600])
+        again = run(*cached, late, *flags, results=True)
+        check("negative dependencies: an error whose lookups were recorded is reused",
+              results_note(again) == (1, 0) and findings(again) == findings(missing),
+              again.stderr)
+        installed = os.path.join(second, "late_steps.h")
+        with open(installed, "w") as f:
+            f.write("#pragma once\nconstexpr int kAccum = 4;\n")
+        found = run(*cached, late, *flags, results=True)
+        check("negative dependencies: the header installed since is found",
+              "file not found" not in found.stdout and "N = kAccum = 4" in found.stdout and
+              findings(found) == findings(run("--no-cache", "--format=json", late, *flags)),
+              (found.stdout[:600], found.stderr))
+        check("negative dependencies: --verbose names the installed header",
+              installed + " exists now" in reasons(found, late).get("result cache", ""),
+              found.stderr)
+        # What a miss of the key itself says.
+        flagged = run(*cached, late, *flags, "-DSOMETHING", results=True)
+        check("result cache: --verbose names the part of the key that changed",
+              reasons(flagged, late).get("result cache", "").endswith(
+                  "the compile command changed"), flagged.stderr)
+        reused = run(*cached, late, *flags, "-DSOMETHING", results=True)
+        check("result cache: --verbose says what a reuse checked",
+              re.match(r"reused: \d+ files unchanged, \d+ paths still absent",
+                       reasons(reused, late).get("result cache", "")), reused.stderr)
+
+
+def build_id_offset(data):
+    """Where the ELF GNU build id's bytes are in an executable, or None."""
+    at = data.find(b"GNU\x00")
+    while at >= 12:
+        namesz, descsz, kind = (int.from_bytes(data[at - n:at - n + 4], "little")
+                                for n in (12, 8, 4))
+        if namesz == 4 and kind == 3 and 8 <= descsz <= 64:
+            return at + 4, descsz
+        at = data.find(b"GNU\x00", at + 1)
+    return None
+
+
+def test_another_build_is_a_miss():
+    """A gradlint replaced by another build with the same size and mtime (the
+    build id differs) reuses no result."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        binary = os.path.join(tmp, "bin", "gradlint")
+        os.makedirs(os.path.dirname(binary))
+        shutil.copy2(GRADLINT, binary)
+        example = os.path.join(SOURCE, "examples", "mnist_accumulation_buggy.cpp")
+        env = dict(os.environ, GRADLINT_API_MODEL=os.path.join(SOURCE, "api_model"))
+        command = [binary, f"--cache-dir={cache}", "--verbose", example]
+        first = subprocess.run(command, capture_output=True, text=True, env=env)
+        second = subprocess.run(command, capture_output=True, text=True, env=env)
+        check("another build: the same binary reuses its result", results_note(second) == (1, 0),
+              second.stderr)
+        with open(binary, "rb") as f:
+            data = bytearray(f.read())
+        note = build_id_offset(data)
+        check("another build: the executable has a build id", note is not None)
+        if note is None:
+            return
+        offset, length = note
+        data[offset:offset + length] = bytes((b + 1) % 256 for b in data[offset:offset + length])
+        before = os.stat(binary)
+        with open(binary + ".new", "wb") as f:
+            f.write(data)
+        os.chmod(binary + ".new", 0o755)
+        os.utime(binary + ".new", ns=(before.st_atime_ns, before.st_mtime_ns))
+        os.rename(binary + ".new", binary)
+        third = subprocess.run(command, capture_output=True, text=True, env=env)
+        check("another build: same size and mtime, other build id: no result reused",
+              results_note(third) == (0, 1) and third.stdout == first.stdout and
+              "the gradlint build changed" in reasons(third, example).get("result cache", ""),
+              third.stderr)
+
+
 GROUPS = {
     # The PCH cache's findings, invalidation and faults.
     "pch": (test_identical_findings, test_real_headers, test_header_change_invalidates,
@@ -728,7 +870,7 @@ GROUPS = {
                test_concurrent_cold_processes_build_each_pch_once,
                test_same_size_same_mtime_header_change),
     # --cache-max-size: eviction order, recency, limits below one entry.
-    "results": (test_result_cache,),
+    "results": (test_result_cache, test_negative_dependencies, test_another_build_is_a_miss),
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
                test_limit_below_one_entry, test_held_lock_keeps_its_entry,
                test_cache_max_size_option),
