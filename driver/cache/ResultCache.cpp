@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <elf.h>
@@ -197,6 +198,16 @@ std::string ResultCache::whyNoEntry(const Key &key) {
 }
 
 std::optional<FileAnalysis> ResultCache::lookup(const Key &key, std::string &reason) {
+  // The cost of the entries' checks, for --verbose and the benchmark.
+  struct Timer {
+    std::atomic<uint64_t> &total;
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+    ~Timer() {
+      total += std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - started)
+                   .count();
+    }
+  } timer{lookupMicros};
   llvm::SmallString<256> path(directory_);
   llvm::sys::path::append(path, key.digest + ".cbor");
   auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,

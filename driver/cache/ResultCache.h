@@ -54,6 +54,7 @@ public:
 
   std::atomic<unsigned> hits{0}, misses{0};
   std::atomic<unsigned> pathsChecked{0}; ///< files hashed and absent paths stat'ed
+  std::atomic<uint64_t> lookupMicros{0}; ///< time in lookup(), all threads together
 
 private:
   std::pair<int64_t, uint64_t> fingerprintOf(const std::string &file);

@@ -100,7 +100,8 @@ void reportSpeedNotes(const std::vector<std::string> &files,
   if (results)
     std::cerr << "gradlint: note: results of unchanged files: " << results->hits << " reused, "
               << results->misses << " analysed; " << results->pathsChecked
-              << " paths checked (headers hashed, absent paths stat'ed)\n";
+              << " paths checked (headers hashed, absent paths stat'ed); lookups took "
+              << (results->lookupMicros + 500) / 1000 << " ms\n";
 }
 
 /// Narrows the options of an isolated child to its one file. The parent alone

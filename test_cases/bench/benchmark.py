@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -77,6 +78,36 @@ def measure_parallel(commands):
     for process in processes:
         process.wait()
     return time.perf_counter() - start
+
+
+PCH_REUSE = re.compile(r"precompiled preamble \S+: reused: checked (\d+) files \((\d+) hashed, "
+                       r"the rest by status\) and (\d+) absent paths in (\d+) ms")
+RESULT_LOOKUPS = re.compile(r"results of unchanged files: (\d+) reused, \d+ analysed; (\d+) paths "
+                            r"checked .*; lookups took (\d+) ms")
+
+
+def verbose_figures(command, pattern):
+    """The numbers of the first --verbose note matching `pattern` (ms last), and the wall time."""
+    start = time.perf_counter()
+    result = subprocess.run([command[0], "--verbose", *command[1:]], capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    match = pattern.search(result.stderr)
+    if not match:
+        raise SystemExit(f"benchmark: no such --verbose note in: {result.stderr[-2000:]}")
+    return tuple(int(g) for g in match.groups()) + (wall,)
+
+
+def forget_signatures(cache):
+    """Drops the stat signatures of every PCH summary in `cache`: the next reuse hashes
+    every file, as after a checkout or a cache restored in CI (new ctimes)."""
+    for name in os.listdir(cache):
+        if name.endswith(".pch.sum"):
+            path = os.path.join(cache, name)
+            with open(path) as f:
+                lines = f.read().split("\n")
+            lines = [re.sub(r"^([0-9A-F]+) \S+ ", r"\1 = ", line) for line in lines]
+            with open(path, "w") as f:
+                f.write("\n".join(lines))
 
 
 def alternate(k, named):
@@ -201,6 +232,12 @@ def main():
         "api-model-warm-inprocess": lambda: measure([gradlint, "--no-result-cache", "--no-isolation",
                                                      f"--cache-dir={cache}", one, "--",
                                                      "-std=c++17"]),
+        # The PCH's checks before a reuse, from --verbose: by status, then all hashed.
+        "pch-checks": lambda: verbose_figures([gradlint, "--no-result-cache", f"--cache-dir={cache}",
+                                               one, *real_args], PCH_REUSE),
+        "pch-checks-hashed": lambda: (forget_signatures(cache), verbose_figures(
+            [gradlint, "--no-result-cache", f"--cache-dir={cache}", one, *real_args],
+            PCH_REUSE))[1],
     })
     warm, clang = single["gradlint-warm"], single["clang"]
     row("(a) 1 real-header TU: gradlint (warm cache) / clang++ -fsyntax-only",
@@ -219,6 +256,11 @@ def main():
     row("(d'') the same, warm cache, --no-isolation (no process start)",
         median(single["gradlint-warm-inprocess"], 0),
         median(single["api-model-warm-inprocess"], 0), 20, lower_is_better=False)
+    checks, hashed = single["pch-checks"], single["pch-checks-hashed"]
+    row(f"(h) PCH reuse checks: {checks[0][0]} files by status, {checks[0][2]} absent paths "
+        "/ the warm TU", median(checks, 3) / 1000, median(warm, 0), None)
+    row(f"(h') the same after a checkout: {hashed[0][1]} files hashed / the warm TU",
+        median(hashed, 3) / 1000, median(warm, 0), None)
     row("(e) peak RSS per TU: gradlint (warm) / clang++ -fsyntax-only",
         median(warm, 1), median(clang, 1), 1.2, unit="MiB")
     row("(e') peak RSS per TU: gradlint --no-cache / clang++ -fsyntax-only",
@@ -242,6 +284,8 @@ def main():
     projects = alternate(args.project_k, {
         "gradlint-result-cache": lambda: measure([gradlint, f"--cache-dir={results_cache}", "-j2",
                                                   *files])[0],
+        "result-lookups": lambda: verbose_figures([gradlint, f"--cache-dir={results_cache}", "-j2",
+                                                   *files], RESULT_LOOKUPS),
         "gradlint-cold": cold,
         "gradlint-warm-j2": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={project_cache}", "-j2",
                                              *files])[0],
@@ -259,7 +303,10 @@ def main():
     row(f"(g) {len(files)} unchanged TUs re-linted: result cache / warm PCHs without it (-j2)",
         median(projects["gradlint-result-cache"]), median(projects["gradlint-warm-j2"]), 0.1)
     row(f"(g') {len(files)} unchanged TUs re-linted: result cache / cold cache (-j2)",
-        median(projects["gradlint-result-cache"]), median(projects["gradlint-cold"]), 0.05)
+        median(projects["gradlint-result-cache"]), median(projects["gradlint-cold"]), 0.02)
+    lookups = projects["result-lookups"]
+    row(f"(i) its entries' checks: {lookups[0][1]} paths (files hashed, absent paths stat'ed) "
+        "/ the re-lint", median(lookups, 2) / 1000, median(projects["gradlint-result-cache"]), None)
 
     # (c): the prefilter's skip path over plain files.
     prefilter = alternate(args.k, {"plain": lambda: measure([gradlint, "--no-result-cache", "--no-cache", *plain])[0]})

@@ -329,6 +329,67 @@ def test_same_size_same_mtime_header_change():
               "1 reused" in third.stderr and findings(third) == reference, third.stderr)
 
 
+def summary_line(cache, name):
+    """The .pch.sum line of the file named `name`: "<hash> <signature> <path>"."""
+    for summary_file in glob.glob(os.path.join(cache, "*.pch.sum")):
+        for line in open(summary_file):
+            parts = line.rstrip("\n").split(" ", 2)
+            if len(parts) == 3 and os.path.basename(parts[2]) == name:
+                return parts
+    return None
+
+
+def hashed(reasons_of_file):
+    """How many files a PCH reuse hashed, from its --verbose reason; None if not reused."""
+    match = re.match(r"reused: checked \d+ files \((\d+) hashed, the rest by status\) and "
+                     r"\d+ absent paths in \d+ ms$", reasons_of_file.get("precompiled preamble", ""))
+    return int(match.group(1)) if match else None
+
+
+def test_status_signatures():
+    """A PCH's files are stat'ed, not read, while their status signature (size,
+    mtime, ctime, inode) is unchanged; a changed status costs one hash, after
+    which the summary keeps the new signature; a same-size, same-mtime edit
+    still changes the ctime and rebuilds the PCH."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        header = os.path.join(tmp, "loop.h")
+        time.sleep(0.3)  # older than the build by more than the clock's margin
+        first = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        line = summary_line(cache, "loop.h")
+        check("signatures: the summary has a signature for a header written before the build",
+              line is not None and line[1] != "=", (line, first.stderr))
+        second = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("signatures: an unchanged project reuses the PCH without hashing a file",
+              hashed(reasons(second, main)) == 0,
+              (reasons(second, main), second.stderr))
+        os.chmod(header, 0o600)  # the ctime changes, the contents do not
+        time.sleep(0.3)
+        third = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("signatures: a changed status costs one hash and the PCH is reused",
+              hashed(reasons(third, main)) == 1 and findings(third) == findings(first),
+              (reasons(third, main), third.stderr))
+        refreshed = summary_line(cache, "loop.h")
+        check("signatures: the summary keeps the new signature",
+              refreshed is not None and refreshed[1] not in ("=", line[1]) and
+              refreshed[0] == line[0], (line, refreshed))
+        fourth = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("signatures: after the refresh, reused without hashing",
+              hashed(reasons(fourth, main)) == 0,
+              reasons(fourth, main))
+        before = os.stat(header)
+        with open(header, "w") as f:
+            f.write(LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVID"))
+        os.utime(header, ns=(before.st_atime_ns, before.st_mtime_ns))
+        time.sleep(0.3)
+        reference = findings(run("--no-cache", "--format=json", main))
+        fifth = run(f"--cache-dir={cache}", "--format=json", "--verbose", main)
+        check("signatures: a same-size, same-mtime edit is seen (its ctime changed)",
+              reasons(fifth, main).get("precompiled preamble", "").startswith("built: ") and
+              findings(fifth) == reference and fifth.returncode == 0,
+              (reasons(fifth, main), findings(fifth), reference))
+
+
 def test_concurrent_cold_processes_build_each_pch_once():
     files = sorted(glob.glob(os.path.join(SOURCE, "examples", "*.cpp")))[:4]
     reference = findings(run("--no-cache", "--format=json", *files))
@@ -868,7 +929,7 @@ GROUPS = {
     # Faults: a full disk, concurrent cold processes, a same-size same-mtime edit.
     "faults": (test_full_disk_never_fails_a_file,
                test_concurrent_cold_processes_build_each_pch_once,
-               test_same_size_same_mtime_header_change),
+               test_same_size_same_mtime_header_change, test_status_signatures),
     # --cache-max-size: eviction order, recency, limits below one entry.
     "results": (test_result_cache, test_negative_dependencies, test_another_build_is_a_miss),
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
