@@ -1,0 +1,111 @@
+// fastrl PPO (src/fastrl.cpp) with mini-batch accumulation: the rollout of all
+// ranks is consumed grad_accum mini-batches per optimizer step.
+#include <c10d/ProcessGroup.hpp>
+#include <c10d/ProcessGroupGloo.hpp>
+#include <torch/torch.h>
+
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <vector>
+
+#include "fastrl_policy.h"
+#include "tensorboard_logger.h"
+
+namespace fastrl {
+
+inline void average_gradients(std::vector<torch::Tensor>& params, c10d::ProcessGroup* pg) {
+  std::vector<c10::intrusive_ptr<c10d::Work>> works;
+  for (auto& param : params) {
+    std::vector<torch::Tensor> tmp = {param.grad().data()};
+    works.push_back(pg->allreduce(tmp));
+  }
+  for (auto& work : works) work->wait();
+  for (auto& param : params) param.grad().div_(pg->getSize());
+}
+
+struct PPOOptions {
+  int64_t max_timesteps = 10000000;
+  int num_sgd_iters = 10;
+  int grad_accum = 4;
+  float learning_rate = 3e-4f;
+  std::function<float(float)> learning_rate_schedule = nullptr;
+  float clip_range = 0.2f;
+  float vf_coeff = 0.5f;
+  float ent_coeff = 0.0f;
+  bool clip_grad_norm_enabled = true;
+  float clip_grad_norm = 0.5f;
+  torch::Device device = torch::kCPU;
+};
+
+class PPO {
+ public:
+  PPO(PPOOptions options, std::shared_ptr<Policy> policy,
+      std::shared_ptr<TensorBoardLogger> logger, c10d::ProcessGroup* process_group)
+      : opt(options), policy(std::move(policy)), logger(std::move(logger)),
+        process_group(process_group) {
+    // Gradients of grad_accum mini-batches are summed, so take smaller steps.
+    optimizer = std::make_shared<torch::optim::Adam>(
+        this->policy->parameters(),
+        torch::optim::AdamOptions(opt.learning_rate / opt.grad_accum));
+  }
+
+  void train(const RolloutBufferBatch* batches, int num_batches) {
+    std::vector<float> pg_losses, value_losses;
+    auto params = policy->parameters();
+
+    for (int sgd_iters = 0; sgd_iters < opt.num_sgd_iters; sgd_iters++) {
+      optimizer->zero_grad();
+      for (int batch_idx = 0; batch_idx < num_batches; batch_idx++) {
+        const RolloutBufferBatch& batch = batches[batch_idx];
+        auto observations = batch.observations.to(opt.device);
+        auto actions = batch.actions.to(opt.device);
+        auto old_log_prob = batch.old_log_prob.to(opt.device);
+        auto advantages = batch.advantages.to(opt.device);
+        auto returns = batch.returns.to(opt.device);
+
+        auto [action_dist, values] = policy->forward(observations);
+        values = values.flatten();
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8f);
+        auto ratio = torch::exp(action_dist->log_prob(actions) - old_log_prob);
+        auto policy_loss = -torch::min(
+            advantages * ratio,
+            advantages * torch::clamp(ratio, 1.f - opt.clip_range, 1.f + opt.clip_range)).mean();
+        pg_losses.push_back(policy_loss.item<float>());
+        auto value_loss = torch::mean(torch::square(values - returns));
+        value_losses.push_back(value_loss.item<float>());
+        auto entropy_loss = -torch::mean(action_dist->entropy());
+
+        auto loss = policy_loss + opt.vf_coeff * value_loss + opt.ent_coeff * entropy_loss;
+        loss.backward();
+
+        if (batch_idx % opt.grad_accum == opt.grad_accum - 1 || batch_idx == num_batches - 1) {
+          if (process_group) fastrl::average_gradients(params, process_group);
+          if (opt.clip_grad_norm_enabled) {
+            torch::nn::utils::clip_grad_norm_(params, opt.clip_grad_norm);
+          }
+          optimizer->step();
+          optimizer->zero_grad();
+        }
+      }
+    }
+
+    if (logger) {
+      auto mean = [](const std::vector<float>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.f) / v.size();
+      };
+      logger->add_scalar("train/policy_gradient_loss", iter, mean(pg_losses));
+      logger->add_scalar("train/value_loss", iter, mean(value_losses));
+    }
+    iter++;
+  }
+
+  PPOOptions opt;
+  std::shared_ptr<Policy> policy;
+  std::shared_ptr<torch::optim::Optimizer> optimizer;
+  std::shared_ptr<TensorBoardLogger> logger;
+  c10d::ProcessGroup* process_group = nullptr;
+  int iter = 0;
+};
+
+}  // namespace fastrl
