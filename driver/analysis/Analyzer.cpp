@@ -95,10 +95,27 @@ std::vector<std::string> filesReadBy(clang::CompilerInstance &compiler,
   std::optional<llvm::sys::fs::UniqueID> mainID;
   if (auto entry = fileManager.getOptionalFileRef(mainFile))
     mainID = entry->getUniqueID();
+  // ".." is resolved on the disk, once per directory: lexically, the driver's
+  // "/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12" (through the
+  // /lib -> usr/lib link) became /include/c++/12, a path that does not exist.
+  std::map<std::string, std::string> realDirectories;
   auto add = [&](llvm::StringRef name) {
     llvm::SmallString<256> path(name);
     fileManager.makeAbsolutePath(path);
-    llvm::sys::path::remove_dots(path, true);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/false);
+    if (llvm::StringRef(path).contains("/../")) {
+      std::string directory = llvm::sys::path::parent_path(path).str();
+      auto known = realDirectories.find(directory);
+      if (known == realDirectories.end()) {
+        llvm::SmallString<256> real;
+        if (llvm::sys::fs::real_path(directory, real))
+          real = directory; // gone: kept as named, a later stat finds it absent
+        known = realDirectories.emplace(directory, std::string(real)).first;
+      }
+      llvm::SmallString<256> resolved(known->second);
+      llvm::sys::path::append(resolved, llvm::sys::path::filename(path));
+      path = resolved;
+    }
     if (path == mainFile)
       return;
     if (auto entry = fileManager.getOptionalFileRef(path); entry && entry->getUniqueID() == mainID)

@@ -14,7 +14,9 @@ void LookupRecordingFileSystem::recordAbsent(const llvm::Twine &path) {
   // Relative to the parse's working directory, which the cache key covers.
   if (makeAbsolute(absolute))
     return;
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  // ".." stays: the kernel resolves it after symlinks, a lexical removal does
+  // not (/lib/gcc/../../../../include is not /include where /lib is a link).
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/false);
   absent_.insert(std::string(absolute));
 }
 

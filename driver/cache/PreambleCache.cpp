@@ -3,6 +3,7 @@
 #include "driver/analysis/ApiModelFileSystem.h"
 #include "driver/analysis/CompilationSetup.h"
 #include "driver/analysis/LookupRecordingFileSystem.h"
+#include "driver/cache/StatSignature.h"
 
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -30,7 +31,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <random>
@@ -452,40 +452,6 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemFor(const FileCommand 
     fileSystem = makeApiModelFileSystem(fileSystem, CompilationSetup::apiModelDir());
   fileSystem->setCurrentWorkingDirectory(command.directory);
   return fileSystem;
-}
-
-int64_t nanoseconds(const struct timespec &time) {
-  return static_cast<int64_t>(time.tv_sec) * 1000000000 + time.tv_nsec;
-}
-
-int64_t realtimeNs() {
-  struct timespec now;
-  ::clock_gettime(CLOCK_REALTIME, &now);
-  return nanoseconds(now);
-}
-
-/// "<size>.<mtime ns>.<ctime ns>.<inode>" of a file whose status last
-/// changed safely before `beforeNs`, else "=": no signature. Equal
-/// signatures mean equal contents: a write, a replacement or a `touch -d`
-/// back to the old mtime all set the ctime to the time they happen, which
-/// nobody can set back. The margin covers the coarse clock file systems
-/// stamp times with (a tick of a few milliseconds; whole seconds where the
-/// ctime has no fraction), so a file written while its build read it never
-/// gets a signature.
-std::string statSignature(llvm::StringRef path, llvm::StringRef directory, int64_t beforeNs) {
-  llvm::SmallString<256> absolute(path);
-  if (!llvm::sys::path::is_absolute(absolute) && !directory.empty()) {
-    absolute = directory;
-    llvm::sys::path::append(absolute, path);
-  }
-  struct stat status;
-  if (::stat(absolute.c_str(), &status) != 0 || !S_ISREG(status.st_mode))
-    return "=";
-  int64_t margin = status.st_ctim.tv_nsec != 0 ? 100000000 : 2000000000;
-  if (nanoseconds(status.st_ctim) >= beforeNs - margin)
-    return "=";
-  return std::to_string(status.st_size) + "." + std::to_string(nanoseconds(status.st_mtim)) + "." +
-         std::to_string(nanoseconds(status.st_ctim)) + "." + std::to_string(status.st_ino);
 }
 
 /// The ".pch.sum" beside a PCH: its fingerprint, then "<xxh3> <signature>

@@ -32,7 +32,7 @@ namespace gradlint {
 class ResultCache {
 public:
   /// `directory`: inside the preamble cache's, whose files an entry ignores.
-  explicit ResultCache(std::string directory) : directory_(std::move(directory)) {}
+  explicit ResultCache(std::string directory);
 
   struct Key {
     std::string file;   ///< absolute
@@ -53,17 +53,21 @@ public:
   void store(const Key &key, const FileAnalysis &analysis);
 
   std::atomic<unsigned> hits{0}, misses{0};
-  std::atomic<unsigned> pathsChecked{0}; ///< files hashed and absent paths stat'ed
+  std::atomic<unsigned> pathsChecked{0}; ///< files stat'ed or hashed, absent paths stat'ed
   std::atomic<uint64_t> lookupMicros{0}; ///< time in lookup(), all threads together
 
 private:
   std::pair<int64_t, uint64_t> fingerprintOf(const std::string &file);
+  /// statSignature() of `file` now, once per run.
+  std::string signatureInRun(const std::string &file);
   bool stillAbsentInRun(const std::string &path);
   /// Why no entry exists for `key`: the parts that differ from the file's last store.
   std::string whyNoEntry(const Key &key);
 
   std::string directory_;
+  int64_t startedNs_; ///< when this run began: a file changed since gets no signature
   std::mutex mutex_;
+  std::unordered_map<std::string, std::string> signatures_;
   std::unordered_map<std::string, std::pair<int64_t, uint64_t>> fingerprints_;
   std::unordered_map<std::string, bool> absent_;
 };

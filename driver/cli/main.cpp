@@ -100,7 +100,7 @@ void reportSpeedNotes(const std::vector<std::string> &files,
   if (results)
     std::cerr << "gradlint: note: results of unchanged files: " << results->hits << " reused, "
               << results->misses << " analysed; " << results->pathsChecked
-              << " paths checked (headers hashed, absent paths stat'ed); lookups took "
+              << " paths checked (headers by status or hash, absent paths stat'ed); lookups took "
               << (results->lookupMicros + 500) / 1000 << " ms\n";
 }
 

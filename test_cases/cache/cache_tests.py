@@ -869,8 +869,49 @@ def test_negative_dependencies():
                   "the compile command changed"), flagged.stderr)
         reused = run(*cached, late, *flags, "-DSOMETHING", results=True)
         check("result cache: --verbose says what a reuse checked",
-              re.match(r"reused: \d+ files unchanged, \d+ paths still absent",
+              re.match(r"reused: \d+ files unchanged \(\d+ hashed, the rest by status\), "
+                       r"\d+ paths still absent",
                        reasons(reused, late).get("result cache", "")), reused.stderr)
+
+
+def result_hashes(result, file):
+    """How many files a result-cache reuse hashed, from --verbose; None if not reused."""
+    match = re.match(r"reused: \d+ files unchanged \((\d+) hashed, the rest by status\)",
+                     reasons(result, file).get("result cache", ""))
+    return int(match.group(1)) if match else None
+
+
+def test_result_signatures():
+    """The result cache stats a file whose status signature is unchanged instead
+    of hashing it; a changed status costs a hash; a same-size, same-mtime edit
+    changes the ctime and is a miss with the fresh run's findings."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cache:
+        main = project(tmp)
+        header = os.path.join(tmp, "loop.h")
+        time.sleep(0.3)  # older than the run by more than the clock's margin
+        cached = [f"--cache-dir={cache}", "--format=json", "--verbose"]
+        first = run(*cached, main, results=True)
+        second = run(*cached, main, results=True)
+        check("result signatures: an unchanged file is reused without hashing a file",
+              result_hashes(second, main) == 0 and findings(second) == findings(first),
+              (reasons(second, main), second.stderr))
+        os.chmod(header, 0o600)
+        time.sleep(0.3)
+        third = run(*cached, main, results=True)
+        check("result signatures: a changed status costs one hash, the entry is reused",
+              result_hashes(third, main) == 1 and findings(third) == findings(first),
+              reasons(third, main))
+        before = os.stat(header)
+        with open(header, "w") as f:
+            f.write(LOOP_HEADER.replace("#ifdef DIVIDE", "#ifndef DIVID"))
+        os.utime(header, ns=(before.st_atime_ns, before.st_mtime_ns))
+        time.sleep(0.3)
+        reference = findings(run("--no-cache", "--format=json", main))
+        fourth = run(*cached, main, results=True)
+        check("result signatures: a same-size, same-mtime edit is a miss (its ctime changed)",
+              reasons(fourth, main).get("result cache", "").endswith("loop.h changed") and
+              findings(fourth) == reference and fourth.returncode == 0,
+              (reasons(fourth, main), findings(fourth), reference))
 
 
 def build_id_offset(data):
@@ -931,7 +972,8 @@ GROUPS = {
                test_concurrent_cold_processes_build_each_pch_once,
                test_same_size_same_mtime_header_change, test_status_signatures),
     # --cache-max-size: eviction order, recency, limits below one entry.
-    "results": (test_result_cache, test_negative_dependencies, test_another_build_is_a_miss),
+    "results": (test_result_cache, test_negative_dependencies, test_another_build_is_a_miss,
+                test_result_signatures),
     "limits": (test_size_limit_evicts_oldest, test_hit_refreshes_recency,
                test_limit_below_one_entry, test_held_lock_keeps_its_entry,
                test_cache_max_size_option),
