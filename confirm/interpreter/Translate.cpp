@@ -89,6 +89,9 @@ bool isTensorType(QualType type) {
 }
 
 bool isIntegral(QualType type) {
+  // A ParenListExpr (`real_t x(-1.0)` with a dependent real_t) has no type.
+  if (type.isNull())
+    return false;
   type = type.getNonReferenceType().getCanonicalType();
   return type->isIntegralOrEnumerationType();
 }
