@@ -34,7 +34,7 @@ def load_labels():
     return document["programs"]
 
 
-def run_gradlint(gradlint, programs, mode, confirm, jobs, cache):
+def run_gradlint(gradlint, programs, mode, confirm, jobs, cache, real_pch):
     """Findings and errors per program path (relative to the benchmark), for one mode."""
     by_flags = collections.defaultdict(list)
     for program in programs:
@@ -43,7 +43,8 @@ def run_gradlint(gradlint, programs, mode, confirm, jobs, cache):
     for include_dirs, paths in sorted(by_flags.items()):
         command = [gradlint, "--format=json", f"-j{jobs}", f"--cache-dir={cache}",
                    *(["--confirm"] if confirm else []), *paths, "--", "-std=c++17",
-                   "-DUSE_C10D_GLOO", *(f"-I{d}" for d in include_dirs), *MODE_FLAGS[mode]]
+                   "-DUSE_C10D_GLOO", *(f"-I{d}" for d in include_dirs), *MODE_FLAGS[mode],
+                   *(["-include-pch", real_pch] if mode == "real" and real_pch else [])]
         result = subprocess.run(command, cwd=BENCHMARK, capture_output=True, text=True)
         try:
             document = json.loads(result.stdout)
@@ -128,6 +129,10 @@ def main():
     parser.add_argument("--json", help="write the findings and scores here")
     parser.add_argument("-j", type=int, default=2)
     parser.add_argument("--cache-dir", help="gradlint's cache (default: a temporary one)")
+    default_pch = os.path.join(ROOT, "build", "test_cases", "real_headers.pch")
+    parser.add_argument("--real-pch", default=default_pch if os.path.exists(default_pch) else None,
+                        help="the real headers precompiled (test_cases/real_headers.h; the build "
+                             "makes it): real mode then parses LibTorch once, not per program")
     args = parser.parse_args()
     gradlint = os.path.abspath(args.gradlint)
     programs = load_labels()
@@ -142,7 +147,8 @@ def main():
         cache = args.cache_dir or scratch
         for mode in args.modes.split(","):
             confirm = args.confirm and mode == "model"
-            findings, errors = run_gradlint(gradlint, programs, mode, confirm, args.j, cache)
+            findings, errors = run_gradlint(gradlint, programs, mode, confirm, args.j, cache,
+                                            args.real_pch)
             counts, true_findings, missed, false_findings = score(programs, findings)
             results[mode] = {"counts": dict(counts), "true": true_findings, "missed": missed,
                              "false": false_findings, "errors": dict(errors)}
