@@ -30,6 +30,9 @@ struct Finding {
   std::string message;
   std::vector<FindingNote> notes;
   std::optional<FindingFix> fix;
+  /// True only for some values the code does not show (a batch count the
+  /// model cannot know): hidden unless --inconclusive, and marked in every format.
+  bool conditional = false;
 };
 
 /// What a check sees of the translation unit besides the loop.

@@ -22,10 +22,11 @@ bool dividesBySteps(const TrainingEvent &event) {
 }
 
 /// A divisor the model cannot tell from N (the inner loop's trip count is
-/// computed from it): silence rather than a guess.
+/// computed from it, or a run-time value of the window: a member set per
+/// window, a getter, the window's token count): silence rather than a guess.
 bool mayDivideBySteps(const TrainingEvent &event) {
   for (const ScaleFactor &factor : event.scaling)
-    if (factor.mayBeAccumulationSteps)
+    if (factor.mayBeAccumulationSteps || factor.isRuntimeWindowValue)
       return true;
   return false;
 }
@@ -88,10 +89,11 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
   const TrainingEvent *step = loop.boundaryStep();
   if (!step)
     return;
-  // The alternative of dividing the accumulated gradients at the boundary.
+  // The alternative of dividing the accumulated gradients at the boundary
+  // (by N, or by a count of the window: `g.mul_(1.0 / pending)`).
   for (const TrainingEvent *divide : loop.eventsOf(EventKind::GradDivide))
     if (divide->condition == EventCondition::Boundary && divide->order < step->order &&
-        dividesBySteps(*divide))
+        (dividesBySteps(*divide) || mayDivideBySteps(*divide)))
       return;
   // A hand-written buffer: the division may come with each add (`acc += g / N`)
   // or with the write-back (`grad = acc / steps_`, a divisor read under another name).

@@ -264,11 +264,23 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
     return;
   std::string steps = describeSteps(loop);
   std::string where = end.epochLoop ? "of every epoch" : "of the loop";
-  Finding result = finding(
-      guard.loc, "the last partial window " + where +
-                     " never reaches step(): when the loop's batches are " + "not a multiple of " +
-                     steps + ", the r = batches mod N micro-batches after its last " +
-                     "boundary are backpropagated but not stepped, and " + fate);
+  // Definite only when B and N are both known: otherwise the finding holds
+  // for the batch counts that are not a multiple of N (--inconclusive).
+  const std::optional<int64_t> &batches = end.batchCountValue;
+  const std::optional<int64_t> &stepsValue = loop.window->steps.constant;
+  bool definite = batches && stepsValue && *stepsValue > 1;
+  std::string count = batches ? std::to_string(*batches) : "";
+  if (definite && context.text(end.batchCount) != count)
+    count = context.text(end.batchCount) + " = " + count;
+  std::string leftOver = definite ? "the loop runs " + count + " batches, not a multiple of " +
+                                        steps + ": the " + std::to_string(*batches % *stepsValue) +
+                                        " micro-batches after its last "
+                                  : "when the loop's batches are not a multiple of " + steps +
+                                        ", the r = batches mod N micro-batches after its last ";
+  Finding result =
+      finding(guard.loc, "the last partial window " + where + " never reaches step(): " + leftOver +
+                             "boundary are backpropagated but not stepped, and " + fate);
+  result.conditional = !definite;
   result.fix = lastBatchFix(loop, context);
   if (!result.fix)
     result.fix = flushFix(loop, context);

@@ -71,6 +71,8 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
         out << ", epoch reset at " << where(loop.end.epochReset->getBeginLoc());
       if (loop.end.batchCountMultipleOfSteps)
         out << ", batches a multiple of N";
+      else if (loop.end.batchCountValue)
+        out << ", batches = " << *loop.end.batchCountValue;
       out << "\n";
     }
     for (const clang::CallExpr *call : loop.opaqueCalls)
@@ -100,6 +102,8 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
           out << "[N]";
         if (factor.mayBeAccumulationSteps)
           out << "[N?]";
+        if (factor.isRuntimeWindowValue)
+          out << "[run-time]";
         if (factor.isWorldSize)
           out << "[W]";
       };

@@ -109,6 +109,11 @@ struct ScaleFactor {
   /// The divisor may be N but the code does not show it: the inner loop's
   /// trip count is computed from it (`x.split(x.size(0) / n)`, loss / n).
   bool mayBeAccumulationSteps = false;
+  /// A divisor computed at run time outside the micro-batch (a member, a
+  /// getter, a count of the window's tokens), neither N by name, nor W, nor
+  /// a constant: N under another name, or a normalisation over the window.
+  /// Not the micro-batch's own size (`x.size(0)`, a count declared per micro-batch).
+  bool isRuntimeWindowValue = false;
   clang::SourceLocation loc; ///< the operator, or the div()/mul() call
 };
 
@@ -189,6 +194,9 @@ struct LoopEnd {
   const clang::Expr *batchCount = nullptr;
   /// B is provably a multiple of N (constants, or `N * k`): no partial window.
   bool batchCountMultipleOfSteps = false;
+  /// B's value when it is a constant: with a constant N, whether a partial
+  /// window is left is then known (a definite finding), not conditional.
+  std::optional<int64_t> batchCountValue;
 };
 
 /// Half-precision parameters: their .grad is half too, so backward() adds

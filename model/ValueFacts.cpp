@@ -96,6 +96,13 @@ public:
       add(decl, ValueOrigin::CompoundDivide, rhs, site);
     else if (op == BO_MulAssign)
       add(decl, ValueOrigin::CompoundMultiply, rhs, site);
+    else
+      add(decl, ValueOrigin::OtherWrite, rhs, site);
+  }
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    if (op->isIncrementDecrementOp())
+      add(declOfLValue(op->getSubExpr()), ValueOrigin::OtherWrite, op, op);
+    return true;
   }
   bool VisitBinaryOperator(BinaryOperator *op) {
     if (op->isAssignmentOp())
@@ -109,6 +116,8 @@ public:
     case OO_Equal: assignment(op->getArg(0), BO_Assign, op->getArg(1), op); break;
     case OO_SlashEqual: assignment(op->getArg(0), BO_DivAssign, op->getArg(1), op); break;
     case OO_StarEqual: assignment(op->getArg(0), BO_MulAssign, op->getArg(1), op); break;
+    case OO_PlusEqual: assignment(op->getArg(0), BO_AddAssign, op->getArg(1), op); break;
+    case OO_MinusEqual: assignment(op->getArg(0), BO_SubAssign, op->getArg(1), op); break;
     default: break;
     }
     return true;

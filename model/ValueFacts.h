@@ -36,7 +36,17 @@ struct ResolvedExpr {
 
 /// One place a variable or field gets (or changes) its value.
 struct ValueOrigin {
-  enum Kind { Init, Assign, CompoundDivide, CompoundMultiply, InPlaceCall, OutParameter } kind;
+  /// OtherWrite: `+=`, `-=`, `++` and the like; the value is then not the
+  /// one of its initialisation (`int64_t tokens = 0; tokens += n;`).
+  enum Kind {
+    Init,
+    Assign,
+    CompoundDivide,
+    CompoundMultiply,
+    InPlaceCall,
+    OutParameter,
+    OtherWrite
+  } kind;
   const clang::Expr *value = nullptr; ///< the assigned value / the call
   const clang::Expr *site = nullptr;  ///< the assignment or call expression
 };
@@ -60,6 +70,11 @@ public:
   /// called inside a loop somewhere in the file (once per epoch, say).
   std::map<const clang::FunctionDecl *, bool> calledInLoop;
   bool calledInLoopCollected = false;
+  /// Per-translation-unit memo (builder/LossScaling.cpp): the calls of each
+  /// function of the user's code (by canonical declaration), for a parameter
+  /// whose value only its callers show.
+  std::map<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> callSites;
+  bool callSitesCollected = false;
   /// Per-translation-unit memo (builder/ParameterPrecision.cpp): every
   /// `to(<dtype>)` call of the user's code.
   struct DtypeConversion {

@@ -67,7 +67,9 @@ def split_by_file(stdout, stderr, files):
 
 
 def run_gradlint(gradlint, options, files, args, jobs):
-    return subprocess.run([gradlint, "--no-isolation", "--no-result-cache", f"-j{jobs}", *options,
+    # --inconclusive: the cases pin conditional findings too, by their "(conditional) " mark.
+    return subprocess.run([gradlint, "--no-isolation", "--no-result-cache", "--inconclusive",
+                           f"-j{jobs}", *options,
                            *files, "--", *args], capture_output=True, text=True)
 
 

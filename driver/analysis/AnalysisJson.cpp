@@ -70,6 +70,8 @@ OrderedJson diagnosticJson(const Diagnostic &d) {
   OrderedJson json = {
       {"check", d.check},     {"severity", d.severity},    {"location", locationJson(d.location)},
       {"message", d.message}, {"notes", std::move(notes)}, {"fix_applied", d.fixApplied}};
+  if (d.conditional)
+    json["conditional"] = true;
   if (d.confirmation)
     json["confirmation"] = confirmationToJson(*d.confirmation, /*withTraces=*/true);
   if (d.fix)
@@ -86,6 +88,7 @@ Diagnostic diagnosticFrom(const OrderedJson &json) {
   for (const OrderedJson &note : json.at("notes"))
     d.notes.push_back({locationFrom(note.at("location")), note.at("message").get<std::string>()});
   json.at("fix_applied").get_to(d.fixApplied);
+  d.conditional = json.value("conditional", false);
   if (json.contains("confirmation"))
     d.confirmation = confirmationFromJson(json.at("confirmation"));
   if (json.contains("fix"))

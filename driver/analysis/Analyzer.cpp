@@ -230,6 +230,7 @@ public:
       std::string real;
       diagnostic.location = resolve(sm, finding.loc, job_.mainFile, job_.displayName, &real);
       diagnostic.message = finding.message;
+      diagnostic.conditional = finding.conditional;
       for (const FindingNote &note : finding.notes)
         diagnostic.notes.push_back(
             {resolve(sm, note.loc, job_.mainFile, job_.displayName, nullptr), note.message});

@@ -57,6 +57,8 @@ struct Diagnostic {
   std::optional<Confirmation> confirmation;
   std::optional<FixIt> fix;
   bool fixApplied = false; ///< --fix wrote it; the finding no longer counts
+  /// Holds only for values the code does not show; reported with --inconclusive.
+  bool conditional = false;
 };
 
 struct FileError {
@@ -85,6 +87,8 @@ struct RunResult {
   std::vector<FileError> notes;
   unsigned files = 0;
   std::vector<std::string> fileNames; ///< the files analysed, as given
+  /// Conditional findings left out (no --inconclusive or `Inconclusive: true`).
+  unsigned hiddenConditional = 0;
 };
 
 } // namespace gradlint

@@ -47,6 +47,9 @@ const char *usageText() {
          "  --fix-dry-run       print the fix-its as a unified diff, change nothing\n"
          "  --unsafe-fixes      also apply fixes marked unsafe\n"
          "  --export-fixes=<f>  write the fix-its as clang-apply-replacements YAML\n"
+         "  --inconclusive      also report conditional findings: those that hold only\n"
+         "                      for values gradlint cannot see (a batch count it does\n"
+         "                      not know); marked conditional in every format\n"
          "  --report-unused-suppressions\n"
          "                      report NOLINT comments naming a gradlint check that\n"
          "                      suppress nothing [gradlint-unused-suppression]\n"
@@ -270,6 +273,8 @@ std::optional<std::string> parseOptions(int argc, const char *const *argv, Optio
       options.fixDryRun = true;
     } else if (arg == "--unsafe-fixes") {
       options.unsafeFixes = true;
+    } else if (arg == "--inconclusive") {
+      options.inconclusive = true;
     } else if (takeValue(arg, "--export-fixes", i, argc, argv, value, error)) {
       options.exportFixesFile = value;
     } else if (arg == "--report-unused-suppressions") {

@@ -35,6 +35,7 @@ struct Options {
   bool fix = false;                      ///< --fix: apply the fix-its
   bool fixDryRun = false;                ///< --fix-dry-run: print them as a diff
   bool unsafeFixes = false;              ///< --unsafe-fixes: include unsafe fixes
+  bool inconclusive = false;             ///< --inconclusive: show conditional findings
   std::string exportFixesFile;           ///< --export-fixes=<file.yaml>
   std::string outputFile; ///< --output-file=<f>: the report there, written whole, not on stdout
   bool exitZero = false;  ///< --exit-zero: findings do not fail the run (errors still do)

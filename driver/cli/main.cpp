@@ -227,7 +227,8 @@ int main(int argc, char **argv) {
   }
   if (!options.configFile.empty() && !llvm::sys::fs::exists(options.configFile))
     return usageError("--config-file: " + options.configFile + " does not exist");
-  ConfigResolver configs(available, options.configFile, options.checks, options.warningsAsErrors);
+  ConfigResolver configs(available, options.configFile, options.checks, options.warningsAsErrors,
+                         options.inconclusive);
 
   if (options.listChecks || (options.dumpConfig && options.files.empty())) {
     // Without files, the configuration that applies in the current directory.
@@ -478,7 +479,8 @@ int main(int argc, char **argv) {
   SuppressionIndex suppressions(available, enabled);
   std::vector<Diagnostic> suppressed;
   bool usedApiModel = false;
-  for (FileAnalysis &analysis : analyses) {
+  for (size_t file = 0; file < analyses.size(); ++file) {
+    FileAnalysis &analysis = analyses[file];
     usedApiModel = usedApiModel || analysis.usedApiModel;
     std::vector<std::pair<Diagnostic, std::string>> ordered;
     for (size_t i = 0; i < analysis.diagnostics.size(); ++i)
@@ -492,10 +494,17 @@ int main(int argc, char **argv) {
                    {real, diagnostic.check, diagnostic.location.line, diagnostic.location.column})
                .second)
         continue;
-      if (suppressions.suppresses(diagnostic, real))
-        suppressed.push_back(std::move(diagnostic));
-      else
+      // A conditional finding stays out unless asked for; a NOLINT that names
+      // it still counts as used.
+      bool shown = !diagnostic.conditional || fileConfigs[file].inconclusive;
+      if (suppressions.suppresses(diagnostic, real)) {
+        if (shown)
+          suppressed.push_back(std::move(diagnostic));
+      } else if (shown) {
         result.diagnostics.push_back(std::move(diagnostic));
+      } else {
+        ++result.hiddenConditional;
+      }
     }
     for (FileError &error : analysis.errors)
       result.errors.push_back(std::move(error));
@@ -579,6 +588,11 @@ int main(int argc, char **argv) {
                   llvm::sys::Process::StandardOutIsDisplayed() && !std::getenv("NO_COLOR"));
     writeText(result, out, color);
   }
+  if (options.format == OutputFormat::Text && !options.statistics && result.hiddenConditional)
+    std::cerr << "gradlint: " << result.hiddenConditional << " conditional finding"
+              << (result.hiddenConditional == 1 ? "" : "s")
+              << " not shown: each holds only for values the code does not show (a batch "
+                 "count); --inconclusive shows them\n";
   if (options.format == OutputFormat::Text || options.statistics) {
     for (const FileError &note : result.notes)
       std::cerr << note.where() << ": note: " << note.message << '\n';

@@ -20,7 +20,7 @@ namespace gradlint {
 namespace {
 
 const char *const kTopLevelKeys =
-    "Checks, WarningsAsErrors, InheritParentConfig, CheckOptions, PerFileIgnores";
+    "Checks, WarningsAsErrors, InheritParentConfig, Inconclusive, CheckOptions, PerFileIgnores";
 
 /// Reads one YAML document; the first problem wins and names line and column.
 class ConfigReader {
@@ -122,6 +122,17 @@ private:
     return joined;
   }
 
+  std::optional<bool> boolean(llvm::yaml::Node *value, const std::string &key) {
+    std::optional<std::string> flag = scalar(value);
+    std::string lowered = flag ? llvm::StringRef(*flag).lower() : "";
+    if (lowered == "true" || lowered == "yes")
+      return true;
+    if (lowered == "false" || lowered == "no")
+      return false;
+    fail(value, key + " must be true or false");
+    return std::nullopt;
+  }
+
   void readTopLevel(llvm::yaml::Node *root, ConfigFile &out) {
     auto *mapping = llvm::dyn_cast<llvm::yaml::MappingNode>(root);
     if (!mapping)
@@ -145,14 +156,10 @@ private:
         if (auto globs = checkGlobs(value, *key))
           out.warningsAsErrors = *globs;
       } else if (*key == "InheritParentConfig") {
-        std::optional<std::string> flag = scalar(value);
-        std::string lowered = flag ? llvm::StringRef(*flag).lower() : "";
-        if (lowered == "true" || lowered == "yes")
-          out.inheritParent = true;
-        else if (lowered == "false" || lowered == "no")
-          out.inheritParent = false;
-        else
-          fail(value, "InheritParentConfig must be true or false");
+        if (std::optional<bool> flag = boolean(value, *key))
+          out.inheritParent = *flag;
+      } else if (*key == "Inconclusive") {
+        out.inconclusive = boolean(value, *key);
       } else if (*key == "CheckOptions") {
         readCheckOptions(value, out);
       } else if (*key == "PerFileIgnores") {
@@ -291,10 +298,12 @@ bool FileConfig::isWarningAsError(const std::string &check) const {
 
 ConfigResolver::ConfigResolver(std::vector<std::string> registeredChecks, std::string configFile,
                                std::string commandLineChecks,
-                               std::string commandLineWarningsAsErrors)
+                               std::string commandLineWarningsAsErrors,
+                               bool commandLineInconclusive)
     : registeredChecks_(std::move(registeredChecks)), configFile_(std::move(configFile)),
       commandLineChecks_(std::move(commandLineChecks)),
-      commandLineWarningsAsErrors_(std::move(commandLineWarningsAsErrors)) {}
+      commandLineWarningsAsErrors_(std::move(commandLineWarningsAsErrors)),
+      commandLineInconclusive_(commandLineInconclusive) {}
 
 const std::vector<std::string> &ConfigResolver::fileNames() {
   static const std::vector<std::string> names = {".gradlint.yaml", ".gradlint.yml"};
@@ -375,12 +384,15 @@ std::optional<FileError> ConfigResolver::configFor(const std::string &sourceFile
   std::string checks, warningsAsErrors;
   std::map<std::string, std::vector<std::string>> merged;
   for (auto config = chain.rbegin(); config != chain.rend(); ++config) {
+    if ((*config)->inconclusive)
+      out.inconclusive = *(*config)->inconclusive;
     checks += "," + (*config)->checks;
     warningsAsErrors += "," + (*config)->warningsAsErrors;
     for (const auto &[key, values] : (*config)->checkOptions)
       merged[key] = values;
   }
   checks += "," + commandLineChecks_;
+  out.inconclusive = out.inconclusive || commandLineInconclusive_;
   // PerFileIgnores come last, after --checks too: a path that is off stays off.
   for (auto config = chain.rbegin(); config != chain.rend(); ++config)
     for (const auto &[pattern, globs] : (*config)->perFileIgnores)
@@ -422,6 +434,7 @@ std::string dumpConfig(const FileConfig &config) {
     errors += (errors.empty() ? "" : ",") + check;
   out += "Checks: " + yamlQuoted(enabled.empty() ? "-*" : "-*," + enabled) + "\n";
   out += "WarningsAsErrors: " + yamlQuoted(errors) + "\n";
+  out += std::string("Inconclusive: ") + (config.inconclusive ? "true" : "false") + "\n";
   out += "CheckOptions:";
   bool any = false;
   auto line = [&](const std::string &key, const std::vector<std::string> &values) {

@@ -5,6 +5,7 @@
 //   Checks: '-*,accum-*'              # or a list of globs
 //   WarningsAsErrors: 'accum-missing-loss-division'
 //   InheritParentConfig: true         # also read the .gradlint.yaml above
+//   Inconclusive: true                # also show conditional findings
 //   CheckOptions:
 //     GradientSyncFunctions: [sync_gradients, 'dist::average_grads']
 //     accum-double-world-size-scaling.WorldSizeNames: num_replicas
@@ -30,6 +31,8 @@ struct ConfigFile {
   bool inheritParent = false;
   std::string checks;           ///< comma-separated globs ("" when absent)
   std::string warningsAsErrors; ///< comma-separated globs ("" when absent)
+  /// Inconclusive: show conditional findings (unset: the next file's, else no).
+  std::optional<bool> inconclusive;
   /// "GradientSyncFunctions" (every check) or "accum-x.GradientSyncFunctions".
   std::map<std::string, std::vector<std::string>> checkOptions;
   /// PerFileIgnores: a path glob (relative to the file's directory; without
@@ -49,6 +52,9 @@ struct FileConfig {
   std::vector<std::string> sources;
   std::vector<std::string> enabledChecks;
   std::vector<std::string> warningsAsErrors; ///< check ids
+  /// Conditional findings (true only when an unknown count or value allows
+  /// it) are shown: the nearest file's `Inconclusive`, or --inconclusive.
+  bool inconclusive = false;
   /// The model options each enabled check sees (its own keys over the global ones).
   std::map<std::string, ModelOptions> modelOptions;
   bool isWarningAsError(const std::string &check) const;
@@ -61,7 +67,8 @@ public:
   /// `configFile`: --config-file (empty: discover); `commandLineChecks` and
   /// `commandLineWarningsAsErrors` apply after every file's own settings.
   ConfigResolver(std::vector<std::string> registeredChecks, std::string configFile,
-                 std::string commandLineChecks, std::string commandLineWarningsAsErrors);
+                 std::string commandLineChecks, std::string commandLineWarningsAsErrors,
+                 bool commandLineInconclusive = false);
 
   /// The configuration of `sourceFile`, or the first error of a file it uses.
   std::optional<FileError> configFor(const std::string &sourceFile, FileConfig &out);
@@ -79,6 +86,7 @@ private:
   std::string configFile_;
   std::string commandLineChecks_;
   std::string commandLineWarningsAsErrors_;
+  bool commandLineInconclusive_ = false;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<ConfigFile>> parsed_;
   std::map<std::string, FileError> failed_;

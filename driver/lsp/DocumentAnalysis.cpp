@@ -47,8 +47,9 @@ std::function<void()> LanguageServer::analyse(const AnalysisJob &job) {
     }
   }
   double seconds = std::chrono::duration<double>(Clock::now() - began).count();
-  std::vector<PublishedFinding> findings = publishedFindings(
-      job.uri, job.path, job.text, analysis, registeredChecks_, config.enabledChecks, encoding_);
+  std::vector<PublishedFinding> findings =
+      publishedFindings(job.uri, job.path, job.text, analysis, registeredChecks_,
+                        config.enabledChecks, config.inconclusive, encoding_);
   logCacheUse(job, analysis, seconds);
   return [this, &job, analysis = std::move(analysis), findings = std::move(findings)]() mutable {
     publishLocked(job, analysis, std::move(findings));

@@ -15,14 +15,16 @@ using json = nlohmann::json;
 namespace {
 
 // LSP's DiagnosticSeverity.
-constexpr int kSeverityError = 1, kSeverityWarning = 2;
+constexpr int kSeverityError = 1, kSeverityWarning = 2, kSeverityInformation = 3;
 
 } // namespace
 
-std::vector<PublishedFinding>
-publishedFindings(const std::string &uri, const std::string &path, const std::string &text,
-                  const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
-                  const std::vector<std::string> &enabledChecks, PositionEncoding encoding) {
+std::vector<PublishedFinding> publishedFindings(const std::string &uri, const std::string &path,
+                                                const std::string &text,
+                                                const FileAnalysis &analysis,
+                                                const std::vector<std::string> &registeredChecks,
+                                                const std::vector<std::string> &enabledChecks,
+                                                bool inconclusive, PositionEncoding encoding) {
   // A file with errors (a half-typed line) keeps the findings of the code
   // Clang recovered, so that diagnostics do not flicker while typing.
   std::vector<PublishedFinding> published;
@@ -32,15 +34,19 @@ publishedFindings(const std::string &uri, const std::string &path, const std::st
   suppressions.setFileContents(path, path, text);
   for (const Diagnostic &finding : analysis.diagnostics) {
     // Findings in headers belong to the headers' documents.
-    if (finding.location.file != path || suppressions.suppresses(finding, path))
+    if (finding.location.file != path || suppressions.suppresses(finding, path) ||
+        (finding.conditional && !inconclusive))
       continue;
     json diagnostic = {
         {"range", rangeAtColumn(finding.location.line, finding.location.column,
                                 lines.line(finding.location.line - 1), encoding)},
-        {"severity", finding.severity == "error" ? kSeverityError : kSeverityWarning},
+        // A conditional finding (Inconclusive: true) is information, not a warning.
+        {"severity", finding.severity == "error" ? kSeverityError
+                     : finding.conditional       ? kSeverityInformation
+                                                 : kSeverityWarning},
         {"code", finding.check},
         {"source", "gradlint"},
-        {"message", finding.message},
+        {"message", displayedMessage(finding)},
     };
     if (std::string docUrl = ruleDocUrl(finding.check); !docUrl.empty())
       diagnostic["codeDescription"] = {{"href", docUrl}};

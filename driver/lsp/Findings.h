@@ -22,10 +22,12 @@ struct PublishedFinding {
 /// The findings of `analysis` of `text` (the document `uri`, at `path`) in
 /// that document, less those its NOLINT comments silence; none when the
 /// analysis failed.
-std::vector<PublishedFinding>
-publishedFindings(const std::string &uri, const std::string &path, const std::string &text,
-                  const FileAnalysis &analysis, const std::vector<std::string> &registeredChecks,
-                  const std::vector<std::string> &enabledChecks, PositionEncoding encoding);
+std::vector<PublishedFinding> publishedFindings(const std::string &uri, const std::string &path,
+                                                const std::string &text,
+                                                const FileAnalysis &analysis,
+                                                const std::vector<std::string> &registeredChecks,
+                                                const std::vector<std::string> &enabledChecks,
+                                                bool inconclusive, PositionEncoding encoding);
 
 /// While the document `uri` does not parse, the findings of the last version that
 /// did, moved to the lines they have in `newText`: lines before and after the

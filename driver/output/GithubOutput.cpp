@@ -48,13 +48,16 @@ std::string position(const Location &location) {
 void writeGithub(const RunResult &result, std::ostream &out) {
   for (const Diagnostic &diagnostic : result.diagnostics) {
     // The notes and the confirmation go into the annotation's body, one line each.
-    std::string message = diagnostic.message;
+    std::string message = displayedMessage(diagnostic);
     for (const DiagnosticNote &note : diagnostic.notes)
       message += "\n" + position(note.location) + ": note: " + note.message;
     if (const auto &c = diagnostic.confirmation)
       message += "\n" + c->verdict + " on " + c->backend + ": " + c->detail +
                  (c->setting.optimizer.empty() ? "" : "\n" + confirmationContext(*c));
-    out << "::" << (diagnostic.severity == "error" ? "error" : "warning")
+    out << "::"
+        << (diagnostic.severity == "error" ? "error"
+            : diagnostic.conditional       ? "notice"
+                                           : "warning")
         << " file=" << escapeProperty(projectRelativePath(diagnostic.location.file))
         << ",line=" << diagnostic.location.line << ",col=" << diagnostic.location.column
         << ",title=" << escapeProperty(diagnostic.check) << "::" << escapeData(message) << '\n';

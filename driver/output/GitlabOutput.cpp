@@ -48,7 +48,8 @@ void writeGitlab(const RunResult &result, std::ostream &out) {
               : projectRelativePath(note.location.file) + ":" + std::to_string(note.location.line);
       body += "- " + where + ": " + note.message + "\n";
     }
-    Json entry = issue(diagnostic.check, diagnostic.message, severityOf(diagnostic.severity), path,
+    Json entry = issue(diagnostic.check, displayedMessage(diagnostic),
+                       diagnostic.conditional ? "info" : severityOf(diagnostic.severity), path,
                        diagnostic.location.line, diagnostic.location.column,
                        // Unique in the report: the file, then the finding within it.
                        hexDigest(path + '\0' + perFile.at(&diagnostic), 16));

@@ -19,6 +19,7 @@ void writeJson(const RunResult &result, std::ostream &out) {
                                     {"line", diagnostic.location.line},
                                     {"column", diagnostic.location.column},
                                     {"message", diagnostic.message},
+                                    {"conditional", diagnostic.conditional},
                                     {"notes", notes}};
     if (const auto &c = diagnostic.confirmation)
       entry["confirmation"] = confirmationToJson(*c);
@@ -53,7 +54,8 @@ void writeJson(const RunResult &result, std::ostream &out) {
   nlohmann::ordered_json document = {{"diagnostics", diagnostics},
                                      {"errors", fileLevel(result.errors)},
                                      {"notes", fileLevel(result.notes)},
-                                     {"files", result.files}};
+                                     {"files", result.files},
+                                     {"hidden_conditional", result.hiddenConditional}};
   // Invalid UTF-8 in a message or path must not abort the output.
   out << document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

@@ -76,7 +76,7 @@ void writeJunit(const RunResult &result, std::ostream &out) {
     for (const Diagnostic *diagnostic : cases.findings) {
       const Location &at = diagnostic->location;
       std::string where = path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
-      std::string detail = where + ": " + diagnostic->message;
+      std::string detail = where + ": " + displayedMessage(*diagnostic);
       for (const DiagnosticNote &note : diagnostic->notes)
         detail += "\n" + projectRelativePath(note.location.file) + ":" +
                   std::to_string(note.location.line) + ": note: " + note.message;
@@ -85,7 +85,8 @@ void writeJunit(const RunResult &result, std::ostream &out) {
                        std::to_string(at.column))
           << "\" file=\"" << escapeXml(path) << "\" line=\"" << at.line << "\">\n"
           << "      <failure type=\"" << escapeXml(diagnostic->check) << "\" message=\""
-          << escapeXml(diagnostic->message) << "\">" << escapeXml(detail) << "</failure>\n"
+          << escapeXml(displayedMessage(*diagnostic)) << "\">" << escapeXml(detail)
+          << "</failure>\n"
           << "    </testcase>\n";
     }
     for (const FileError *error : cases.errors)

@@ -79,7 +79,7 @@ void writeMarkdown(const RunResult &result, size_t suppressedCount, bool confirm
       out << "| " << diagnostic->location.line << ":" << diagnostic->location.column << " | "
           << (docUrl.empty() ? escapeMarkdown(diagnostic->check)
                              : "[" + escapeMarkdown(diagnostic->check) + "](" + docUrl + ")")
-          << " | " << escapeMarkdown(diagnostic->message) << " |";
+          << " | " << escapeMarkdown(displayedMessage(*diagnostic)) << " |";
       if (confirm) {
         if (const auto &c = diagnostic->confirmation)
           out << " **" << escapeMarkdown(c->verdict) << "** on " << escapeMarkdown(c->backend)

@@ -11,6 +11,12 @@
 namespace gradlint {
 
 /// clang's format: file:line:col: warning: message [check], source line, caret, notes.
+/// The finding's message as the text formats show it: a conditional finding
+/// (--inconclusive) says so first.
+inline std::string displayedMessage(const Diagnostic &diagnostic) {
+  return (diagnostic.conditional ? "(conditional) " : "") + diagnostic.message;
+}
+
 void writeText(const RunResult &result, std::ostream &out, bool color);
 /// The JSON contract: {"diagnostics": [...], "errors": [...], "notes": [...], "files": N}.
 void writeJson(const RunResult &result, std::ostream &out);

@@ -325,7 +325,9 @@ private:
     OrderedJson result = {
         {"ruleId", diagnostic.check},
         {"ruleIndex", ruleIndex_.at(diagnostic.check)},
-        {"level", sarifLevel(diagnostic.severity)},
+        // A conditional finding asks for review: SARIF then requires level "none".
+        {"kind", diagnostic.conditional ? "review" : "fail"},
+        {"level", diagnostic.conditional ? "none" : sarifLevel(diagnostic.severity)},
         {"message", {{"text", diagnostic.message}}},
         {"locations",
          OrderedJson::array({{{"physicalLocation", physicalLocation(diagnostic.location)}}})}};
@@ -343,7 +345,9 @@ private:
     if (suppressed)
       result["suppressions"] = OrderedJson::array({{{"kind", "inSource"}}});
     if (const auto &c = diagnostic.confirmation)
-      result["properties"] = {{"confirmation", confirmationToJson(*c)}};
+      result["properties"]["confirmation"] = confirmationToJson(*c);
+    if (diagnostic.conditional)
+      result["properties"]["conditional"] = true;
     return result;
   }
 

@@ -14,6 +14,7 @@ namespace {
 struct CheckCount {
   std::string check;
   unsigned findings = 0;
+  unsigned conditional = 0; ///< of `findings`, shown by --inconclusive
   unsigned safeFixes = 0;   ///< --fix applies these
   unsigned unsafeFixes = 0; ///< only with --unsafe-fixes
 };
@@ -27,6 +28,7 @@ std::vector<CheckCount> countByCheck(const RunResult &result) {
     CheckCount &count = counts[diagnostic.check];
     count.check = diagnostic.check;
     ++count.findings;
+    count.conditional += diagnostic.conditional;
     if (diagnostic.fix)
       ++(diagnostic.fix->safe ? count.safeFixes : count.unsafeFixes);
   }
@@ -48,6 +50,7 @@ void writeStatistics(const RunResult &result, bool json, std::ostream &out) {
     for (const CheckCount &count : counts)
       rows.push_back({{"check", count.check},
                       {"count", count.findings},
+                      {"conditional", count.conditional},
                       {"fixable", count.safeFixes},
                       {"fixable_unsafe", count.unsafeFixes}});
     out << rows.dump(2) << '\n';
@@ -61,6 +64,8 @@ void writeStatistics(const RunResult &result, bool json, std::ostream &out) {
     total += count.findings;
     out << std::setw(5) << count.findings << "  " << std::left << std::setw(static_cast<int>(width))
         << count.check << std::right;
+    if (count.conditional)
+      out << "  " << count.conditional << " conditional";
     if (count.safeFixes)
       out << "  " << count.safeFixes << " fixable with --fix";
     if (count.unsafeFixes)
@@ -69,6 +74,9 @@ void writeStatistics(const RunResult &result, bool json, std::ostream &out) {
   }
   out << std::setw(5) << total << "  finding" << (total == 1 ? "" : "s") << " in " << result.files
       << " file" << (result.files == 1 ? "" : "s") << '\n';
+  if (result.hiddenConditional)
+    out << std::setw(5) << result.hiddenConditional << "  conditional finding"
+        << (result.hiddenConditional == 1 ? "" : "s") << " not shown (--inconclusive shows them)\n";
 }
 
 } // namespace gradlint

@@ -32,7 +32,8 @@ void writeHeader(const Location &location, const char *kind, const std::string &
 
 void writeText(const RunResult &result, std::ostream &out, bool color) {
   for (const Diagnostic &diagnostic : result.diagnostics) {
-    writeHeader(diagnostic.location, diagnostic.severity.c_str(), diagnostic.message, out, color);
+    writeHeader(diagnostic.location, diagnostic.severity.c_str(), displayedMessage(diagnostic), out,
+                color);
     out << " [" << diagnostic.check << "]\n";
     writeCaret(diagnostic.location, out);
     for (const DiagnosticNote &note : diagnostic.notes) {

@@ -134,6 +134,10 @@ public:
     for (const std::string &option : ModelOptions::optionNames())
       *modelOptions_.list(option) =
           splitNameList(Options.getLocalOrGlobal(option, llvm::StringRef()));
+    // Read as a string: clang-tidy's binary exports only the StringRef getter.
+    std::string inconclusive =
+        Options.getLocalOrGlobal("Inconclusive", llvm::StringRef("false")).lower();
+    inconclusive_ = inconclusive == "true" || inconclusive == "1" || inconclusive == "yes";
   }
 
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &options) override {
@@ -143,6 +147,7 @@ public:
         joined += (joined.empty() ? "" : ";") + name;
       Options.store(options, option, joined);
     }
+    Options.store(options, "Inconclusive", inconclusive_ ? "true" : "false");
   }
 
   bool isLanguageVersionSupported(const clang::LangOptions &options) const override {
@@ -167,7 +172,8 @@ public:
     for (const TrainingLoop &loop : unit.model.loops)
       check->check(loop, checkContext);
     for (const Finding &finding : findings)
-      report(finding, context.getSourceManager());
+      if (!finding.conditional || inconclusive_)
+        report(finding, context.getSourceManager());
     if (!onlyGradlintChecks_)
       state.restore();
   }
@@ -175,7 +181,8 @@ public:
 private:
   void report(const Finding &finding, const clang::SourceManager &sm) {
     {
-      auto builder = diag(finding.loc, escapeFormat(finding.message));
+      auto builder = diag(finding.loc, escapeFormat((finding.conditional ? "(conditional) " : "") +
+                                                    finding.message));
       // clang-tidy's --fix applies every fix-it it gets: unsafe fixes are
       // described in a note instead, as the CLI applies them only on request.
       if (finding.fix && finding.fix->safe)
@@ -193,6 +200,7 @@ private:
 
   const CheckFactory &factory_;
   const bool onlyGradlintChecks_;
+  bool inconclusive_ = false; ///< CheckOptions `Inconclusive`: show conditional findings
   ModelOptions modelOptions_;
 };
 

@@ -423,10 +423,48 @@ struct EventWalker {
     state.frame = saved;
   }
 
+  /// The increments met before `condition` reads its counter: before the
+  /// declaration of a flag it names, else before the condition itself.
+  const std::vector<const ValueDecl *> &incrementsReadBy(const Expr *condition,
+                                                         const WalkState &state) {
+    const Expr *read = condition ? condition->IgnoreParenImpCasts() : nullptr;
+    if (auto *negation = dyn_cast_or_null<UnaryOperator>(read))
+      if (negation->getOpcode() == UO_LNot)
+        read = negation->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *ref = dyn_cast_or_null<DeclRefExpr>(read))
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl())) {
+        auto found = state.incrementedAtDeclaration.find(var);
+        if (found != state.incrementedAtDeclaration.end())
+          return found->second;
+      }
+    return state.incremented;
+  }
+
   void walkGuarded(const Stmt *stmt, const Expr *condition, bool negated, WalkState &state) {
-    state.guards.push_back({condition, state.frame, negated});
+    state.guards.push_back(
+        {condition, state.frame, negated, false, incrementsReadBy(condition, state)});
     walk(stmt, state);
     state.guards.pop_back();
+  }
+
+  void walkCondition(const Expr *condition, WalkState &state) {
+    ++state.conditionDepth;
+    walk(condition, state);
+    --state.conditionDepth;
+  }
+
+  /// The variable or field `++c`, `c++` or `c += 1` advances, or null.
+  const ValueDecl *incrementedByOne(const Stmt *stmt, const WalkState &state) {
+    const Expr *target = nullptr;
+    if (auto *unary = dyn_cast<UnaryOperator>(stmt)) {
+      if (unary->isIncrementOp())
+        target = unary->getSubExpr();
+    } else if (auto *compound = dyn_cast<CompoundAssignOperator>(stmt)) {
+      if (compound->getOpcode() == BO_AddAssign &&
+          facts.constantInt({compound->getRHS(), state.frame}) == 1)
+        target = compound->getLHS();
+    }
+    return target ? facts.referencedDecl({target, state.frame}) : nullptr;
   }
 
   void walk(const Stmt *stmt, WalkState &state) {
@@ -439,7 +477,8 @@ struct EventWalker {
         // if (!boundary) continue;  -> the rest runs only when the condition is false
         if (auto *ifStmt = dyn_cast<IfStmt>(child))
           if (!ifStmt->getElse() && endsWithJump(ifStmt->getThen()))
-            state.guards.push_back({ifStmt->getCond(), state.frame, true, true});
+            state.guards.push_back({ifStmt->getCond(), state.frame, true, true,
+                                    incrementsReadBy(ifStmt->getCond(), state)});
       }
       state.guards.resize(saved);
       return;
@@ -448,13 +487,13 @@ struct EventWalker {
       walk(ifStmt->getInit(), state);
       if (ifStmt->getConditionVariableDeclStmt())
         walk(ifStmt->getConditionVariableDeclStmt(), state);
-      walk(ifStmt->getCond(), state);
+      walkCondition(ifStmt->getCond(), state);
       walkGuarded(ifStmt->getThen(), ifStmt->getCond(), false, state);
       walkGuarded(ifStmt->getElse(), ifStmt->getCond(), true, state);
       return;
     }
     if (auto *conditional = dyn_cast<ConditionalOperator>(stmt)) {
-      walk(conditional->getCond(), state);
+      walkCondition(conditional->getCond(), state);
       walkGuarded(conditional->getTrueExpr(), conditional->getCond(), false, state);
       walkGuarded(conditional->getFalseExpr(), conditional->getCond(), true, state);
       return;
@@ -473,6 +512,17 @@ struct EventWalker {
     }
     if (isa<LambdaExpr>(stmt))
       return; // its body runs when it is called
+    if (state.conditionDepth == 0)
+      if (const ValueDecl *counter = incrementedByOne(stmt, state))
+        state.incremented.push_back(counter);
+    if (auto *declaration = dyn_cast<DeclStmt>(stmt)) {
+      for (const Stmt *child : stmt->children())
+        walk(child, state);
+      for (const Decl *decl : declaration->decls())
+        if (auto *var = dyn_cast<VarDecl>(decl))
+          state.incrementedAtDeclaration[var] = state.incremented;
+      return;
+    }
     if (auto *call = dyn_cast<CallExpr>(stmt)) {
       for (const Stmt *child : call->children())
         walk(child, state);

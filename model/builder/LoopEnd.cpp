@@ -264,8 +264,10 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
 
   end.runsPerEpoch = end.epochLoop || isCalledInLoop(facts, loop.function);
 
-  if ((end.batchCount = countedBound(facts, loop.loop, counter)))
+  if ((end.batchCount = countedBound(facts, loop.loop, counter))) {
     end.batchCountMultipleOfSteps = multipleOfSteps(facts, end.batchCount, loop.window->steps);
+    end.batchCountValue = facts.constantInt({end.batchCount, nullptr});
+  }
 }
 
 } // namespace gradlint::builder

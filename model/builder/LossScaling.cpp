@@ -1,7 +1,9 @@
 #include "model/AstHelpers.h"
+#include "model/UserCode.h"
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <functional>
 #include <set>
@@ -21,6 +23,41 @@ SourceLocation operatorLoc(const Expr *site) {
     if (auto *callee = dyn_cast<MemberExpr>(member->getCallee()->IgnoreParenImpCasts()))
       return callee->getMemberLoc();
   return site->getBeginLoc();
+}
+
+/// Records the calls of every function of the user's code.
+struct CallSiteCollector : RecursiveASTVisitor<CallSiteCollector> {
+  ASTContext *context = nullptr;
+  std::map<const FunctionDecl *, std::vector<const CallExpr *>> *out = nullptr;
+
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseDecl(Decl *decl) {
+    if (decl && !isa<TranslationUnitDecl>(decl) &&
+        !isUserCode(context->getSourceManager(), decl->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    if (isa<CXXOperatorCallExpr>(call))
+      return true; // the object may come first among the arguments
+    if (const FunctionDecl *callee = call->getDirectCallee()) {
+      if (const FunctionDecl *pattern = callee->getTemplateInstantiationPattern())
+        callee = pattern;
+      (*out)[callee->getCanonicalDecl()].push_back(call);
+    }
+    return true;
+  }
+};
+
+const std::vector<const CallExpr *> &callSitesOf(ValueFacts &facts, const FunctionDecl *function) {
+  if (!facts.callSitesCollected) {
+    facts.callSitesCollected = true;
+    CallSiteCollector collector;
+    collector.context = &facts.context();
+    collector.out = &facts.callSites;
+    collector.TraverseDecl(facts.context().getTranslationUnitDecl());
+  }
+  return facts.callSites[function->getCanonicalDecl()];
 }
 
 /// Collects every division applied to `value` on its way to backward().
@@ -96,8 +133,10 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
       collectScaling(facts, {info.object, frame}, out, visited, depth + 1);
       return;
     }
-    // AMP-style scalers: scaler.scale(loss).
-    if (info.name == "scale" && call->getNumArgs() == 1) {
+    // AMP-style scalers: scaler.scale(loss), unless the file defines scale()
+    // (an accumulation helper's `scale(loss)` returns loss / N).
+    if (info.name == "scale" && call->getNumArgs() == 1 &&
+        !inlinableCallee(call, facts.context().getSourceManager())) {
       collectScaling(facts, {call->getArg(0), frame}, out, visited, depth + 1);
       return;
     }
@@ -112,6 +151,15 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
   if (const ValueDecl *decl = facts.referencedDecl({expr, frame})) {
     if (!visited.insert(decl).second)
       return;
+    // A parameter no frame binds (backward() in a step function the loop's
+    // caller runs per micro-batch): its callers' arguments say how it was scaled.
+    if (const auto *param = dyn_cast<ParmVarDecl>(decl))
+      if (const auto *function = dyn_cast<FunctionDecl>(param->getDeclContext())) {
+        unsigned index = param->getFunctionScopeIndex();
+        for (const CallExpr *call : callSitesOf(facts, function))
+          if (index < call->getNumArgs())
+            collectScaling(facts, {call->getArg(index), nullptr}, out, visited, depth + 1);
+      }
     for (const ValueOrigin &origin : facts.originsOf(decl)) {
       switch (origin.kind) {
       case ValueOrigin::Init:
@@ -138,6 +186,7 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
         }
         break;
       case ValueOrigin::OutParameter:
+      case ValueOrigin::OtherWrite:
         break;
       }
     }
@@ -176,6 +225,80 @@ ResolvedExpr worldSizeLeaf(ValueFacts &facts, ResolvedExpr divisor) {
         if (facts.isWorldSize({childExpr, resolved.frame}))
           return worldSizeLeaf(facts, {childExpr, resolved.frame});
   return resolved;
+}
+
+/// What a loop's header reads to decide how often it runs: the range of a
+/// range-for, the condition of the others.
+const Expr *loopHeader(const Stmt *loop) {
+  if (const auto *range = dyn_cast<CXXForRangeStmt>(loop))
+    return range->getRangeInit();
+  if (const auto *forStmt = dyn_cast<ForStmt>(loop))
+    return forStmt->getCond();
+  if (const auto *whileStmt = dyn_cast<WhileStmt>(loop))
+    return whileStmt->getCond();
+  if (const auto *doStmt = dyn_cast<DoStmt>(loop))
+    return doStmt->getCond();
+  return nullptr;
+}
+
+/// The innermost loop statement around `node` in its function.
+/// (through declarations: `auto loss = sum / n;`), or null.
+const Stmt *enclosingLoop(const Stmt *node, ASTContext &context) {
+  DynTypedNodeList parents = context.getParents(*node);
+  for (unsigned depth = 0; !parents.empty() && depth < 64; ++depth) {
+    const DynTypedNode &parent = parents[0];
+    if (const auto *stmt = parent.get<Stmt>()) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(stmt))
+        return stmt;
+    } else if (parent.get<FunctionDecl>() || !parent.get<Decl>()) {
+      return nullptr;
+    }
+    parents = context.getParents(parent);
+  }
+  return nullptr;
+}
+
+bool declaredInside(const Decl *decl, const Stmt *scope, const SourceManager &sm) {
+  SourceRange range = scope->getSourceRange();
+  SourceLocation loc = decl->getLocation();
+  return loc.isValid() && !sm.isBeforeInTranslationUnit(loc, range.getBegin()) &&
+         !sm.isBeforeInTranslationUnit(range.getEnd(), loc);
+}
+
+/// Whether a divisor is a value computed at run time for the whole window:
+/// not a constant, and not the micro-batch's own size or a count declared in
+/// the loop around the division (a per-micro-batch mean still needs 1/N).
+bool isRuntimeWindowValue(ValueFacts &facts, const RawFactor &factor) {
+  if (facts.constantNumber(factor.divisor))
+    return false;
+  ResolvedExpr resolved = facts.resolve(factor.divisor);
+  const Expr *expr = stripCasts(resolved.expr)->IgnoreParens();
+  // A member read through an object: the object decides where it lives.
+  while (auto *member = dyn_cast<MemberExpr>(expr)) {
+    if (isa<CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()))
+      return true;
+    expr = stripCasts(member->getBase())->IgnoreParens();
+  }
+  if (auto *call = dyn_cast<CallExpr>(expr)) {
+    ApiCallInfo info = classifyCall(call, facts.options());
+    // x.size(0), mask.sum(): a count of this micro-batch.
+    if (info.object &&
+        isOrDerivesFrom(info.object->getType()->getAsCXXRecordDecl(), "at::TensorBase"))
+      return false;
+    return true;
+  }
+  const ValueDecl *decl = facts.referencedDecl({expr, resolved.frame});
+  if (!decl)
+    return false;
+  if (isa<FieldDecl>(decl))
+    return true;
+  auto *var = dyn_cast<VarDecl>(decl);
+  if (!var)
+    return false;
+  if (!var->hasLocalStorage() || isa<ParmVarDecl>(var))
+    return true;
+  const Stmt *loop = enclosingLoop(factor.site, facts.context());
+  return !loop || !declaredInside(var, loop, facts.context().getSourceManager());
 }
 
 } // namespace
@@ -281,6 +404,14 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
       scale.isAccumulationSteps = scale.isAccumulationSteps || facts.mentions(factor.divisor, steps);
     }
     scale.isWorldSize = facts.isWorldSize(factor.divisor);
+    // In a nested window, a value the inner loop's header reads and that is
+    // not its trip count sizes the micro-batches (`split(micro_bs)`): a mean.
+    bool sizesMicroBatches = false;
+    if (nestedLoop && !scale.isAccumulationSteps && !scale.mayBeAccumulationSteps)
+      if (const Expr *header = loopHeader(nestedLoop))
+        sizesMicroBatches = facts.mentions({header, nullptr}, factor.divisor);
+    scale.isRuntimeWindowValue = !scale.isAccumulationSteps && !scale.isWorldSize &&
+                                 !sizesMicroBatches && isRuntimeWindowValue(facts, factor);
     return scale;
   };
   for (RawEvent &raw : raws) {

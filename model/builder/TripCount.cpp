@@ -53,12 +53,18 @@ void readSplittingCall(const CallExpr *call, LoopCount &count) {
     count.inputs.push_back(quotient->getRHS());
 }
 
-/// The only value a local variable gets: its initialiser.
+/// The only value a local variable is given: its initialiser (the counter's
+/// increments, `++m` or `m += 1`, are counted apart).
 const Expr *singleInitializer(ValueFacts &facts, const ValueDecl *decl) {
-  const std::vector<ValueOrigin> &origins = facts.originsOf(decl);
-  if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
-    return nullptr;
-  return origins.front().value;
+  const Expr *init = nullptr;
+  for (const ValueOrigin &origin : facts.originsOf(decl)) {
+    if (origin.kind == ValueOrigin::OtherWrite)
+      continue;
+    if (origin.kind != ValueOrigin::Init || init)
+      return nullptr;
+    init = origin.value;
+  }
+  return init;
 }
 
 /// Whether `stmt` increments `counter` by one (`++m`, `m++`, `m += 1`) somewhere.

@@ -18,6 +18,7 @@
 
 #include "clang/Basic/SourceManager.h"
 
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -30,6 +31,11 @@ struct Guard {
   const SubstFrame *frame = nullptr;
   bool negated = false;
   bool earlyExit = false; ///< from `if (condition) continue;` (or return/break)
+  /// The variables and fields incremented by one (`++c`, `c += 1`) earlier in
+  /// the micro-batch than this condition, once per increment: a guard on a
+  /// counter holds at another micro-batch before the counter's increment than
+  /// after it, whatever its text (`c % N == 0` before and after `++c`).
+  std::vector<const clang::ValueDecl *> incrementedBefore;
 };
 
 /// A factor found on the way to backward() or on a gradient division, kept
@@ -57,6 +63,13 @@ struct WalkState {
   const SubstFrame *frame = nullptr;
   std::vector<RawEvent> events;
   unsigned nextOrder = 0;
+  /// Increments by one met so far in the walk (not those inside a condition,
+  /// which the guard's own reading accounts for): Guard::incrementedBefore.
+  std::vector<const clang::ValueDecl *> incremented;
+  unsigned conditionDepth = 0;
+  /// `incremented` where each local was declared: a flag (`bool edge = c % N
+  /// == 0;`) reads the counter there, not where an `if` tests the flag.
+  std::map<const clang::VarDecl *, std::vector<const clang::ValueDecl *>> incrementedAtDeclaration;
   /// Calls into code the walk cannot follow (TrainingLoop::opaqueCalls).
   std::vector<const clang::CallExpr *> opaqueCalls;
 };

@@ -25,7 +25,7 @@ const Stmt *microBatchLoopOf(const RawEvent &raw, const std::set<const Stmt *> &
 /// When an event runs relative to `window`; `unrelated` is set when a guard on
 /// its path is not about the window.
 EventCondition classify(ValueFacts &facts, const RawEvent &raw, const WindowPattern &window,
-                        bool &unrelated) {
+                        const Guard &windowGuard, bool &unrelated) {
   EventCondition result = EventCondition::EveryMicroBatch;
   auto rank = [](EventCondition c) {
     switch (c) {
@@ -55,7 +55,15 @@ EventCondition classify(ValueFacts &facts, const RawEvent &raw, const WindowPatt
       unrelated = true;
       continue;
     }
-    int64_t residue = canonicalResidue(parsed->pattern.residue, steps);
+    // Read at the boundary guard's time: a modulo guard evaluated k increments
+    // of the counter earlier holds k micro-batches later in the window.
+    int64_t shift = 0;
+    if (window.form == GuardForm::Modulo && window.counter && parsed->pattern.counter == window.counter)
+      shift = std::count(windowGuard.incrementedBefore.begin(), windowGuard.incrementedBefore.end(),
+                         window.counter) -
+              std::count(guard.incrementedBefore.begin(), guard.incrementedBefore.end(),
+                         window.counter);
+    int64_t residue = canonicalResidue(parsed->pattern.residue + shift, steps);
     EventCondition condition = EventCondition::EveryMicroBatch;
     if (residue == boundary)
       condition = parsed->holds ? EventCondition::Boundary : EventCondition::NotBoundary;
@@ -67,6 +75,39 @@ EventCondition classify(ValueFacts &facts, const RawEvent &raw, const WindowPatt
       unrelated = true;
     if (rank(condition) > rank(result))
       result = condition;
+  }
+  return result;
+}
+
+/// The index a counted inner loop declares (`for (int m = 0; m < N; ++m)`), or null.
+const ValueDecl *innerLoopIndex(const Stmt *inner) {
+  const auto *forStmt = dyn_cast<ForStmt>(inner);
+  const auto *init = forStmt ? dyn_cast_or_null<DeclStmt>(forStmt->getInit()) : nullptr;
+  return init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
+}
+
+/// When an event inside a nested window's inner loop runs: on every
+/// micro-batch, or only on the last (first) one when a guard on the inner
+/// loop's own index says so (`if (m == N - 1) sync();`). `unrelated` is set
+/// when some guard on its path says something else.
+EventCondition innerLoopCondition(ValueFacts &facts, const RawEvent &raw, const Stmt *inner,
+                                  const SymbolicValue &steps, bool &unrelated) {
+  EventCondition result = EventCondition::EveryMicroBatch;
+  const ValueDecl *index = innerLoopIndex(inner);
+  std::optional<int64_t> count = steps.constant;
+  for (const Guard &guard : raw.guards) {
+    std::optional<ParsedGuard> parsed =
+        parseGuard(guard.condition, guard.frame, guard.negated, facts);
+    bool onIndex = parsed && parsed->holds && index && parsed->pattern.counter == index &&
+                   parsed->pattern.steps.expr && steps.expr &&
+                   facts.sameValue(parsed->pattern.steps, {steps.expr, nullptr});
+    int64_t residue = onIndex ? canonicalResidue(parsed->pattern.residue, count) : 0;
+    if (onIndex && residue == canonicalResidue(-1, count))
+      result = EventCondition::Boundary;
+    else if (onIndex && residue == 0 && result != EventCondition::Boundary)
+      result = EventCondition::WindowStart;
+    else
+      unrelated = true;
   }
   return result;
 }
@@ -150,7 +191,7 @@ std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawE
     for (RawEvent *raw : top) {
       if (window) {
         bool unrelated = false;
-        raw->event.condition = classify(facts, *raw, *window, unrelated);
+        raw->event.condition = classify(facts, *raw, *window, matched, unrelated);
         raw->event.guardedByUnrelatedCondition = unrelated;
       } else {
         raw->event.guardedByUnrelatedCondition = !raw->guards.empty();
@@ -198,12 +239,15 @@ std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawE
         continue;
       if (micro) {
         raw.event.insideInnerLoop = true;
-        raw.event.condition = EventCondition::EveryMicroBatch;
+        bool unrelated = false;
+        raw.event.condition =
+            innerLoopCondition(facts, raw, inner, accumulation.steps, unrelated);
+        raw.event.guardedByUnrelatedCondition = unrelated;
       } else {
         raw.event.condition = raw.event.order < first ? EventCondition::WindowStart
                                                       : EventCondition::Boundary;
+        raw.event.guardedByUnrelatedCondition = !raw.guards.empty();
       }
-      raw.event.guardedByUnrelatedCondition = !raw.guards.empty();
       kept.push_back(raw);
     }
     ResolvedExpr stepsExpr{accumulation.steps.expr, nullptr};

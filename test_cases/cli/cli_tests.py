@@ -49,13 +49,14 @@ def test_text_format():
 def test_json_contract():
     result = run("--format=json", BUGGY, CLEAN)
     document = json.loads(result.stdout)
-    check("json top-level keys", set(document) == {"diagnostics", "errors", "notes", "files"},
+    check("json top-level keys",
+          set(document) == {"diagnostics", "errors", "notes", "files", "hidden_conditional"},
           document.keys())
     check("json file count", document["files"] == 2)
     diagnostic = document["diagnostics"][0]
     check("json diagnostic keys",
           set(diagnostic) - {"fix"} == {"check", "severity", "file", "line", "column", "message",
-                                        "notes"}, diagnostic.keys())
+                                        "conditional", "notes"}, diagnostic.keys())
     if "fix" in diagnostic:
         check("json fix keys", set(diagnostic["fix"]) == {"description", "safe", "edits"},
               diagnostic["fix"].keys())
@@ -278,14 +279,75 @@ def test_output_conventions():
         table = json.loads(run("--statistics", "--format=json", BUGGY).stdout)
         check("--statistics --format=json: check, count, fixable",
               {row["check"]: row["count"] for row in table} == counts and all(
-                  set(row) == {"check", "count", "fixable", "fixable_unsafe"} for row in table),
+                  set(row) == {"check", "count", "conditional", "fixable", "fixable_unsafe"}
+                  for row in table),
               table)
         check("--statistics with SARIF: a usage error",
               run("--statistics", "--format=sarif", BUGGY).returncode == 2)
 
 
+def test_conditional_findings():
+    """A finding that holds only for values the code does not show is hidden unless
+    --inconclusive (or `Inconclusive: true`) asks for it, and marked in every format."""
+    source = os.path.join(HERE, "inputs", "trailing_two_loops.cpp")
+    trailing = "[accum-trailing-micro-batches]"
+    default = run("--checks=-*,accum-trailing-micro-batches", source)
+    shown = [l for l in default.stdout.splitlines() if l.endswith(trailing)]
+    check("conditional: only the definite finding by default",
+          len(shown) == 1 and ":26:" in shown[0] and "(conditional)" not in shown[0] and
+          "runs 10 batches" in shown[0], default.stdout)
+    check("conditional: stderr says one was left out",
+          "1 conditional finding not shown" in default.stderr, default.stderr)
+    check("conditional: a definite finding still fails the run", default.returncode == 1)
+    both = run("--checks=-*,accum-trailing-micro-batches", "--inconclusive", source)
+    marked = [l for l in both.stdout.splitlines() if l.endswith(trailing)]
+    check("--inconclusive: both, the conditional one marked",
+          len(marked) == 2 and ":12:" in marked[0] and ": warning: (conditional) " in marked[0] and
+          "(conditional)" not in marked[1], both.stdout)
+    document = json.loads(run("--checks=-*,accum-trailing-micro-batches", "--format=json",
+                              source).stdout)
+    check("json: hidden_conditional counts what was left out",
+          document["hidden_conditional"] == 1 and
+          [d["conditional"] for d in document["diagnostics"]] == [False], document)
+    sarif = json.loads(run("--checks=-*,accum-trailing-micro-batches", "--inconclusive",
+                           "--format=sarif", source).stdout)
+    results = sarif["runs"][0]["results"]
+    check("sarif: conditional is kind review, level none; definite is kind fail",
+          [(r["kind"], r["level"]) for r in results] == [("review", "none"), ("fail", "warning")]
+          and results[0]["properties"]["conditional"] is True, results)
+    stats = run("--checks=-*,accum-trailing-micro-batches", "--inconclusive", "--statistics",
+                source)
+    check("--statistics: the conditional share per check",
+          "2  accum-trailing-micro-batches  1 conditional" in stats.stdout, stats.stdout)
+    hidden = run("--checks=-*,accum-trailing-micro-batches", "--statistics", source)
+    check("--statistics: the hidden ones counted",
+          "1  conditional finding not shown" in hidden.stdout, hidden.stdout)
+    github = run("--checks=-*,accum-trailing-micro-batches", "--inconclusive", "--format=github",
+                 source).stdout.splitlines()
+    check("github: conditional is a notice", [l.split(" ")[0] for l in github] ==
+          ["::notice", "::warning"], github)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "train.cpp")
+        shutil.copy(source, copy)
+        with open(os.path.join(tmp, ".gradlint.yaml"), "w") as f:
+            f.write("Checks: '-*,accum-trailing-micro-batches'\nInconclusive: true\n")
+        configured = run(copy)
+        check("Inconclusive: true in .gradlint.yaml shows both",
+              len([l for l in configured.stdout.splitlines() if l.endswith(trailing)]) == 2,
+              configured.stdout)
+        check("--dump-config shows Inconclusive",
+              "Inconclusive: true" in run("--dump-config", copy).stdout)
+        with open(os.path.join(tmp, ".gradlint.yaml"), "w") as f:
+            f.write("Inconclusive: maybe\n")
+        bad = run(copy)
+        check("Inconclusive: a non-boolean is a one-line error, exit 2",
+              bad.returncode == 2 and "Inconclusive must be true or false" in bad.stderr,
+              bad.stderr)
+
+
 for test in [test_exit_codes, test_text_format, test_json_contract, test_errors_do_not_stop_the_run,
              test_check_selection, test_compilation_database_and_dedup, test_api_model_note,
-             test_progress_line, test_database_in_build_directory, test_output_conventions]:
+             test_progress_line, test_database_in_build_directory, test_output_conventions,
+             test_conditional_findings]:
     test()
 sys.exit(summary())

@@ -23,12 +23,11 @@ PLUGIN = sys.argv[4] if len(sys.argv) > 4 else None
 INPUTS = os.path.join(ROOT, "test_cases", "config", "inputs")
 MNIST = os.path.join(ROOT, "examples", "mnist_accumulation_buggy.cpp")
 
-# Each input needs one option before gradlint sees its bug (or, for `names`,
-# before it stops reporting a false one).
+# Each input needs one option before gradlint sees its bug.
 CASES = {
     "sync": ("GradientSyncFunctions", "dist::average_gradients", "accum-unguarded-grad-sync", True),
     "wrapper": ("OptimizerWrappers", "ShardedOptimizer", "accum-misplaced-zero-grad", True),
-    "names": ("AccumulationStepNames", "micro_batches", "accum-missing-loss-division", False),
+    "names": ("AccumulationStepNames", "micro_batches", "accum-lr-divided-by-steps", True),
     "world": ("WorldSizeNames", "num_replicas", "accum-double-world-size-scaling", True),
 }
 
@@ -226,7 +225,9 @@ def test_per_file_ignores(tmp):
 
 def test_bad_configs(tmp):
     good_dir = os.path.join(tmp, "good")
-    good = copy_input(good_dir, "names", "")
+    good = os.path.join(good_dir, "train.cpp")  # findings without any configuration
+    os.makedirs(good_dir)
+    shutil.copy(MNIST, good)
     for name, text, line, column, phrase in BAD_CONFIGS:
         base = os.path.join(tmp, "bad", name.replace(" ", "_"))
         source = os.path.join(base, "mnist.cpp")
@@ -256,7 +257,9 @@ def test_bad_configs(tmp):
     check("missing --config-file: exit 2", result.returncode == 2 and "missing.yaml" in result.stderr,
           result.stderr)
     empty_dir = os.path.join(tmp, "empty")
-    source = copy_input(empty_dir, "names", "")
+    source = os.path.join(empty_dir, "train.cpp")
+    os.makedirs(empty_dir)
+    shutil.copy(MNIST, source)
     write(os.path.join(empty_dir, ".gradlint.yaml"), "# nothing configured yet\n")
     result = run(source)
     check("an empty configuration file is valid", result.returncode == 1 and not result.stderr.count(

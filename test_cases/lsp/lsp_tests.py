@@ -28,6 +28,7 @@ from testlib import check, summary  # noqa: E402
 GRADLINT = os.path.abspath(sys.argv[1])
 SOURCE_ROOT = os.path.abspath(sys.argv[2])
 EXAMPLE = os.path.join(SOURCE_ROOT, "examples", "mnist_accumulation_buggy.cpp")
+TRAILING = os.path.join(SOURCE_ROOT, "test_cases", "cli", "inputs", "trailing_two_loops.cpp")
 with open(EXAMPLE, encoding="utf-8") as example_file:
     # 0-based line of the example's misplaced zero_grad().
     RESET_LINE = next(i for i, line in enumerate(example_file) if "BUG 1" in line and "zero_grad" in line)
@@ -761,6 +762,32 @@ def run_config_session(workdir):
         logged = server.wait_for(lambda m: m.get("method") == "window/logMessage" and
                                  f"{config}:2:1" in m["params"]["message"], timeout=10)
         check("config: the broken file's line is logged to the client", logged is not None)
+        # A conditional finding (a batch count the code does not show) appears
+        # only with Inconclusive: true, as information, marked.
+        with open(TRAILING, encoding="utf-8") as f:
+            trailing_text = f.read()
+        trailing = os.path.join(project, "src", "trailing.cpp")
+        shutil.copy(TRAILING, trailing)
+        with open(config, "w") as f:
+            f.write("Checks: '-*,accum-trailing-micro-batches'\n")
+        trailing_uri = file_uri(trailing)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": trailing_uri, "languageId": "cpp", "version": 1, "text": trailing_text}})
+        hidden = server.publish(trailing_uri, 1)
+        check("config: without Inconclusive only the definite finding",
+              hidden is not None and [(d["range"]["start"]["line"], d["severity"])
+                                      for d in hidden["diagnostics"]] == [(25, 2)], hidden)
+        with open(config, "w") as f:
+            f.write("Checks: '-*,accum-trailing-micro-batches'\nInconclusive: true\n")
+        server.notify("textDocument/didSave", {"textDocument": {"uri": trailing_uri}})
+        shown = server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics" and
+                                m["params"]["uri"] == trailing_uri and
+                                len(m["params"]["diagnostics"]) == 2, timeout=TIMEOUT)
+        diagnostics = shown["params"]["diagnostics"] if shown else []
+        check("config: Inconclusive: true adds the conditional one at severity 3, marked",
+              [(d["range"]["start"]["line"], d["severity"], d["message"].startswith(
+                  "(conditional) ")) for d in diagnostics] == [(11, 3, True), (25, 2, False)],
+              diagnostics)
         server.request("shutdown", None)
         server.notify("exit", None)
         server.process.wait(timeout=5)

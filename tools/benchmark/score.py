@@ -41,7 +41,9 @@ def run_gradlint(gradlint, programs, mode, confirm, jobs, cache, real_pch):
         by_flags[tuple(program.get("include_dirs", []))].append(program["path"])
     findings, errors = collections.defaultdict(list), collections.defaultdict(list)
     for include_dirs, paths in sorted(by_flags.items()):
-        command = [gradlint, "--format=json", f"-j{jobs}", f"--cache-dir={cache}",
+        # --inconclusive: the conditional findings come too, scored apart from the
+        # definite ones (what a user sees by default).
+        command = [gradlint, "--format=json", "--inconclusive", f"-j{jobs}", f"--cache-dir={cache}",
                    *(["--confirm"] if confirm else []), *paths, "--", "-std=c++17",
                    "-DUSE_C10D_GLOO", *(f"-I{d}" for d in include_dirs), *MODE_FLAGS[mode],
                    *(["-include-pch", real_pch] if mode == "real" and real_pch else [])]
@@ -149,10 +151,24 @@ def main():
             confirm = args.confirm and mode == "model"
             findings, errors = run_gradlint(gradlint, programs, mode, confirm, args.j, cache,
                                             args.real_pch)
-            counts, true_findings, missed, false_findings = score(programs, findings)
+            definite = {path: [d for d in found if not d.get("conditional")]
+                        for path, found in findings.items()}
+            counts, true_findings, missed, false_findings = score(programs, definite)
+            with_conditional = score(programs, findings)[0]
+            clean_flagged = sorted(p["path"] for p in programs
+                                   if p["clean"] and definite.get(os.path.normpath(p["path"])))
             results[mode] = {"counts": dict(counts), "true": true_findings, "missed": missed,
-                             "false": false_findings, "errors": dict(errors)}
+                             "false": false_findings, "errors": dict(errors),
+                             "with_conditional": dict(with_conditional),
+                             "clean_with_definite_finding": clean_flagged}
+    print("default output (definite findings only):")
     print_table(results)
+    for mode, r in results.items():
+        tp, fp, fn, p, rc = overall(r["with_conditional"])
+        print(f"{mode} mode with --inconclusive (conditional findings too): TP {tp} FP {fp} "
+              f"FN {fn} precision {fmt(p)} recall {fmt(rc)}; clean programs with a definite "
+              f"finding: {len(r['clean_with_definite_finding'])} of "
+              f"{sum(1 for p in programs if p['clean'])}")
     for mode, r in results.items():
         print(f"\n{mode} mode: {len(r['errors'])} programs with analysis errors")
         for path, errs in sorted(r["errors"].items()):
@@ -173,11 +189,19 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, default=list)
-    figures = {mode: dict(zip(("precision", "recall"), overall(r["counts"])[3:]))
+    # Floors for the default output and for --inconclusive, and a ceiling on the
+    # clean programs that get a definite finding.
+    figures = {mode: {**dict(zip(("precision", "recall"), overall(r["counts"])[3:])),
+                      **dict(zip(("inconclusive_precision", "inconclusive_recall"),
+                                 overall(r["with_conditional"])[3:])),
+                      "clean_with_definite_finding": len(r["clean_with_definite_finding"])}
                for mode, r in results.items()}
     if args.update_baseline:
+        # The modes not run keep their entries.
+        with open(BASELINE) as f:
+            kept = json.load(f)
         with open(BASELINE, "w") as f:
-            json.dump(figures, f, indent=1, sort_keys=True)
+            json.dump({**kept, **figures}, f, indent=1, sort_keys=True)
             f.write("\n")
     if args.check:
         with open(BASELINE) as f:
@@ -185,9 +209,16 @@ def main():
         failed = False
         for mode, figure in figures.items():
             for name, value in figure.items():
-                floor = baseline.get(mode, {}).get(name)
-                if floor is not None and (value or 0.0) < floor - 1e-9:
-                    print(f"score: {mode} {name} {fmt(value)} is below the baseline {floor:.2f}")
+                limit = baseline.get(mode, {}).get(name)
+                if limit is None:
+                    continue
+                if name == "clean_with_definite_finding":
+                    if value > limit:
+                        print(f"score: {mode}: {value} clean programs with a definite finding, "
+                              f"more than the baseline's {limit}")
+                        failed = True
+                elif (value or 0.0) < limit - 1e-9:
+                    print(f"score: {mode} {name} {fmt(value)} is below the baseline {limit:.2f}")
                     failed = True
         return 1 if failed else 0
     return 0

@@ -138,7 +138,9 @@ def missing_name(message):
 
 
 def run_one(gradlint, repo_root, entry, mode):
-    command = [gradlint, "--format=json", entry["path"], "--", "-std=" + entry["std"]]
+    # --inconclusive: conditional findings are read too; the report marks them.
+    command = [gradlint, "--format=json", "--inconclusive", entry["path"], "--",
+               "-std=" + entry["std"]]
     if entry["path"].endswith((".h", ".hpp", ".cuh")):
         command += ["-x", "c++"]  # a header alone would be parsed as C
     command += ["-I" + os.path.join(repo_root, d) for d in entry["include_dirs"]]
@@ -163,7 +165,7 @@ def run_one(gradlint, repo_root, entry, mode):
         # What the API model lacked in a file analysed anyway (no error).
         result["notes"] = [n["message"] for n in document.get("notes", [])]
         result["findings"] = [{k: d.get(k) for k in ("check", "file", "line", "column",
-                                                      "message", "notes")}
+                                                      "message", "notes", "conditional")}
                               for d in document["diagnostics"]]
     except (TypeError, ValueError, KeyError):
         tail = (stderr or "").strip().splitlines()[-1:] or ["no output"]
@@ -185,7 +187,8 @@ def summarize(title, results, wall, out):
         noted = [r for r in clean if r.get("notes")]
         causes = collections.Counter(c for r in mine for c in r["causes"][:1])
         # A file with an error is still analysed on the AST Clang recovered.
-        checks = collections.Counter(f["check"] for r in mine for f in r["findings"])
+        checks = collections.Counter(f["check"] + (" (conditional)" if f.get("conditional") else "")
+                                     for r in mine for f in r["findings"])
         in_error_files = sum(len(r["findings"]) for r in mine if r["errors"])
         seconds = sum(r["seconds"] for r in mine)
         out.append("  %-5s files %3d  analysed without error %3d (with API-model notes %3d)  "
