@@ -62,4 +62,17 @@ const Expr *localInitializer(const ValueDecl *decl) {
   return var->getInit();
 }
 
+bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
+  if (!stmt)
+    return false;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(stmt); ref && ref->getDecl() == decl)
+    return true;
+  if (const auto *member = dyn_cast<MemberExpr>(stmt); member && member->getMemberDecl() == decl)
+    return true;
+  for (const Stmt *child : stmt->children())
+    if (refersTo(child, decl))
+      return true;
+  return false;
+}
+
 } // namespace gradlint

@@ -28,4 +28,7 @@ std::vector<const clang::Expr *> returnedValues(const clang::Stmt *body, bool in
 /// through `const int denom = N * W;`; null for anything else.
 const clang::Expr *localInitializer(const clang::ValueDecl *decl);
 
+/// Whether `stmt` reads or writes `decl`.
+bool refersTo(const clang::Stmt *stmt, const clang::ValueDecl *decl);
+
 } // namespace gradlint

@@ -209,7 +209,7 @@ struct EventWalker {
       break;
     }
 
-    if (recordBufferAdd(call, state))
+    if (recordBufferAdd(call, state) || recordGradientHook(call, state))
       return;
 
     // grad.copy_(torch::zeros_like(p)) clears it.
@@ -316,6 +316,35 @@ struct EventWalker {
     state.events.back().event.buffer = buffer;
     state.events.back().event.gradientRead = gradientCallIn(added, facts.options());
     collectScaling(facts, {added, state.frame}, state.events.back().factors); // acc += g / N
+    return true;
+  }
+
+  /// `t.register_hook([n](torch::Tensor g) { return g / n; })`: the lambda's
+  /// divisions scale the gradient of every backward() that flows through t.
+  bool recordGradientHook(const CallExpr *call, WalkState &state) {
+    auto *member = dyn_cast<CXXMemberCallExpr>(call);
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!member || !callee || !callee->getIdentifier() || callee->getName() != "register_hook" ||
+        call->getNumArgs() != 1 ||
+        !isOrDerivesFrom(member->getImplicitObjectArgument()->getType()->getAsCXXRecordDecl(),
+                         "at::TensorBase"))
+      return false;
+    const Expr *hook = stripImplicit(call->getArg(0));
+    if (auto *ref = dyn_cast<DeclRefExpr>(hook))
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && var->getInit())
+        hook = stripImplicit(var->getInit());
+    auto *lambda = dyn_cast<LambdaExpr>(hook);
+    if (!lambda || !lambda->getCallOperator() || lambda->getCallOperator()->getNumParams() != 1)
+      return true;
+    const ParmVarDecl *gradient = lambda->getCallOperator()->getParamDecl(0);
+    for (const Expr *returned : returnedValues(lambda->getBody())) {
+      std::vector<RawFactor> factors;
+      collectScaling(facts, {returned, state.frame}, factors);
+      // Only a hook that returns the incoming gradient, divided.
+      if (!refersTo(returned, gradient))
+        continue;
+      state.hookFactors.insert(state.hookFactors.end(), factors.begin(), factors.end());
+    }
     return true;
   }
 
@@ -574,6 +603,9 @@ const FunctionDecl *inlinableCallee(const CallExpr *call, const SourceManager &s
 
 void walkEvents(const Stmt *stmt, WalkState &state, ValueFacts &facts) {
   EventWalker{facts}.walk(stmt, state);
+  for (RawEvent &raw : state.events)
+    if (raw.event.kind == EventKind::Backward)
+      raw.factors.insert(raw.factors.end(), state.hookFactors.begin(), state.hookFactors.end());
 }
 
 } // namespace gradlint::builder

@@ -116,20 +116,6 @@ bool isCalledInLoop(ValueFacts &facts, const FunctionDecl *function) {
   return facts.calledInLoop.count(function->getCanonicalDecl()) > 0;
 }
 
-/// Whether `stmt` reads or writes `decl`.
-bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
-  if (!stmt)
-    return false;
-  if (const auto *ref = dyn_cast<DeclRefExpr>(stmt); ref && ref->getDecl() == decl)
-    return true;
-  if (const auto *member = dyn_cast<MemberExpr>(stmt); member && member->getMemberDecl() == decl)
-    return true;
-  for (const Stmt *child : stmt->children())
-    if (refersTo(child, decl))
-      return true;
-  return false;
-}
-
 /// `counter = 0` somewhere in `stmt` (not inside `skip`).
 bool setsToZero(ValueFacts &facts, const Stmt *stmt, const ValueDecl *counter, const Stmt *skip) {
   if (!stmt || stmt == skip || isa<LambdaExpr>(stmt))

@@ -120,6 +120,8 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
           addFactor(out, call, info.operand, frame);
         else if (const Expr *divisor = reciprocalOf(facts, info.operand, frame))
           addFactor(out, call, divisor, frame);
+        else if (info.kind == ApiKind::TensorMultiply)
+          collectScaling(facts, {info.operand, frame}, out, visited, depth + 1); // loss * (s / N)
       }
       if (info.object)
         collectScaling(facts, {info.object, frame}, out, visited, depth + 1);
@@ -140,8 +142,12 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
       collectScaling(facts, {call->getArg(0), frame}, out, visited, depth + 1);
       return;
     }
-    // A helper of the translation unit that returns the loss.
-    if (const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager())) {
+    // A helper of the translation unit that returns the loss, or the one lambda
+    // a std::function holds (`loss_fn_(pred, target)`).
+    const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
+    if (!callee)
+      callee = callbackLambda(call, frame, facts);
+    if (callee) {
       const SubstFrame *inner = facts.pushFrame(callee, call, frame);
       for (const Expr *returned : returnedValues(callee->getBody()))
         collectScaling(facts, {returned, inner}, out, visited, depth + 1);
@@ -265,6 +271,22 @@ bool declaredInside(const Decl *decl, const Stmt *scope, const SourceManager &sm
          !sm.isBeforeInTranslationUnit(range.getEnd(), loc);
 }
 
+/// Whether `tensor` (read at `use`) is a sum over the micro-batches: a
+/// variable declared outside the loop around `use`, or a field, that the code
+/// adds to (`num_tokens += batch_tokens`).
+bool isWindowTotal(ValueFacts &facts, ResolvedExpr tensor, const Expr *use) {
+  const ValueDecl *decl = facts.referencedDecl(tensor);
+  auto *var = dyn_cast_or_null<VarDecl>(decl);
+  if (!decl || (!isa<FieldDecl>(decl) && (!var || isa<ParmVarDecl>(var))))
+    return false;
+  const Stmt *loop = enclosingLoop(use, facts.context());
+  if (var && loop && declaredInside(var, loop, facts.context().getSourceManager()))
+    return false;
+  return llvm::any_of(facts.originsOf(decl), [](const ValueOrigin &origin) {
+    return origin.kind == ValueOrigin::OtherWrite;
+  });
+}
+
 /// Whether a divisor is a value computed at run time for the whole window:
 /// not a constant, and not the micro-batch's own size or a count declared in
 /// the loop around the division (a per-micro-batch mean still needs 1/N).
@@ -281,10 +303,11 @@ bool isRuntimeWindowValue(ValueFacts &facts, const RawFactor &factor) {
   }
   if (auto *call = dyn_cast<CallExpr>(expr)) {
     ApiCallInfo info = classifyCall(call, facts.options());
-    // x.size(0), mask.sum(): a count of this micro-batch.
+    // x.size(0), mask.sum(): a count of this micro-batch, unless the tensor
+    // is a total kept across the micro-batches (`tokens += n` in the loop).
     if (info.object &&
         isOrDerivesFrom(info.object->getType()->getAsCXXRecordDecl(), "at::TensorBase"))
-      return false;
+      return isWindowTotal(facts, {info.object, resolved.frame}, expr);
     return true;
   }
   const ValueDecl *decl = facts.referencedDecl({expr, resolved.frame});
@@ -301,6 +324,49 @@ bool isRuntimeWindowValue(ValueFacts &facts, const RawFactor &factor) {
   return !loop || !declaredInside(var, loop, facts.context().getSourceManager());
 }
 
+/// `loss * (rows * width / total_pixels)`: a number computed per micro-batch
+/// over a total, the micro-batch's share of the window (the shares sum to 1).
+bool isShareOfWindow(ValueFacts &facts, const RawFactor &factor) {
+  auto *quotient = dyn_cast_or_null<BinaryOperator>(factor.site);
+  if (!quotient || quotient->getOpcode() != BO_Div)
+    return false;
+  const Expr *numerator = quotient->getLHS();
+  const Stmt *loop = enclosingLoop(quotient, facts.context());
+  if (!loop || !numerator->getType()->isArithmeticType() || facts.constantNumber({numerator, nullptr}))
+    return false;
+  bool perMicroBatch = false;
+  std::function<void(const Stmt *)> visit = [&](const Stmt *node) {
+    if (!node || perMicroBatch)
+      return;
+    if (auto *ref = dyn_cast<DeclRefExpr>(node))
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        perMicroBatch = var->hasLocalStorage() && !isa<ParmVarDecl>(var) &&
+                        declaredInside(var, loop, facts.context().getSourceManager());
+    for (const Stmt *child : node->children())
+      visit(child);
+  };
+  visit(numerator);
+  return perMicroBatch;
+}
+
+/// The factors of a product divisor (`count * world`, through casts and
+/// locals initialised to it); the divisor itself when it is no product.
+std::vector<ResolvedExpr> productLeaves(ValueFacts &facts, ResolvedExpr value, unsigned depth = 0) {
+  ResolvedExpr resolved = facts.resolve(value);
+  const Expr *expr = resolved.expr ? stripCasts(resolved.expr)->IgnoreParens() : nullptr;
+  if (auto *ref = dyn_cast_or_null<DeclRefExpr>(expr))
+    if (const Expr *init = localInitializer(ref->getDecl());
+        init && depth < 4 && facts.originsOf(ref->getDecl()).size() == 1)
+      return productLeaves(facts, {init, resolved.frame}, depth + 1);
+  auto *product = dyn_cast_or_null<BinaryOperator>(expr);
+  if (!product || product->getOpcode() != BO_Mul || depth >= 4)
+    return {resolved};
+  std::vector<ResolvedExpr> leaves = productLeaves(facts, {product->getLHS(), resolved.frame}, depth + 1);
+  for (ResolvedExpr leaf : productLeaves(facts, {product->getRHS(), resolved.frame}, depth + 1))
+    leaves.push_back(leaf);
+  return leaves;
+}
+
 } // namespace
 
 /// `1.0 / N` (or a variable initialised to it) -> N.
@@ -315,6 +381,12 @@ const Expr *reciprocalOf(ValueFacts &facts, const Expr *expr, const SubstFrame *
       if (auto one = facts.constantNumber({binary->getLHS(), resolved.frame}))
         if (*one == 1.0)
           return binary->getRHS();
+  // 1.0 / tokens with a tensor divisor: an overloaded operator.
+  if (auto *op = dyn_cast<CXXOperatorCallExpr>(e))
+    if (op->getOperator() == OO_Slash && op->getNumArgs() == 2)
+      if (auto one = facts.constantNumber({op->getArg(0), resolved.frame}))
+        if (*one == 1.0)
+          return op->getArg(1);
   if (auto *ref = dyn_cast<DeclRefExpr>(e))
     if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
       if (var->getInit() && !isa<ParmVarDecl>(var))
@@ -410,8 +482,15 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
     if (nestedLoop && !scale.isAccumulationSteps && !scale.mayBeAccumulationSteps)
       if (const Expr *header = loopHeader(nestedLoop))
         sizesMicroBatches = facts.mentions({header, nullptr}, factor.divisor);
-    scale.isRuntimeWindowValue = !scale.isAccumulationSteps && !scale.isWorldSize &&
-                                 !sizesMicroBatches && isRuntimeWindowValue(facts, factor);
+    scale.isRuntimeWindowValue =
+        !scale.isAccumulationSteps && !scale.isWorldSize &&
+        !sizesMicroBatches &&
+        (isRuntimeWindowValue(facts, factor) || isShareOfWindow(facts, factor));
+    // 1 / (count * W): the window's count beside the world size.
+    if (scale.isWorldSize && !scale.isAccumulationSteps && !sizesMicroBatches)
+      for (ResolvedExpr leaf : productLeaves(facts, factor.divisor))
+        if (!facts.isWorldSize(leaf) && isRuntimeWindowValue(facts, {factor.site, leaf, factor.loc}))
+          scale.isRuntimeWindowValue = true;
     return scale;
   };
   for (RawEvent &raw : raws) {

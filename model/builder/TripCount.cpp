@@ -129,6 +129,34 @@ void readCountedLoop(ValueFacts &facts, const Stmt *loop, const Expr *cond, Loop
     count.inputs.push_back(bound);
 }
 
+/// `std::vector<T> part(first, first + k)`: k elements. A k chosen by a
+/// condition (`last ? rest : n`) may be either value.
+void readIteratorRange(ValueFacts &facts, const Expr *value, LoopCount &count) {
+  auto *construct = dyn_cast<CXXConstructExpr>(value->IgnoreImplicit());
+  if (!construct || construct->getNumArgs() < 2 ||
+      (construct->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(construct->getArg(2))))
+    return; // (first, last) and the allocator's default
+  auto *end = dyn_cast<CXXOperatorCallExpr>(construct->getArg(1)->IgnoreImplicit());
+  if (!end || end->getOperator() != OO_Plus || end->getNumArgs() != 2)
+    return;
+  llvm::FoldingSetNodeID first, base;
+  construct->getArg(0)->IgnoreImplicit()->Profile(first, facts.context(), /*Canonical=*/true);
+  end->getArg(0)->IgnoreImplicit()->Profile(base, facts.context(), /*Canonical=*/true);
+  if (first != base)
+    return;
+  const Expr *length = end->getArg(1);
+  const Expr *chosen = stripCasts(length);
+  if (auto *ref = dyn_cast<DeclRefExpr>(chosen))
+    if (const Expr *init = localInitializer(ref->getDecl()))
+      chosen = stripCasts(init);
+  if (auto *choice = dyn_cast<ConditionalOperator>(chosen)) {
+    count.inputs.push_back(choice->getTrueExpr());
+    count.inputs.push_back(choice->getFalseExpr());
+    return;
+  }
+  count.exact.push_back(length);
+}
+
 LoopCount readLoopCount(ValueFacts &facts, const Stmt *loop) {
   LoopCount count;
   if (auto *forStmt = dyn_cast<ForStmt>(loop))
@@ -143,9 +171,11 @@ LoopCount readLoopCount(ValueFacts &facts, const Stmt *loop) {
       count.container = container;
       // auto chunks = x.chunk(k); for (auto &c : chunks)
       if (const Expr *value = localInitializer(container))
-        if (singleInitializer(facts, container))
+        if (singleInitializer(facts, container)) {
           if (auto *call = dyn_cast<CallExpr>(stripCasts(value)))
             readSplittingCall(call, count);
+          readIteratorRange(facts, value, count);
+        }
     }
   }
   // `for (i = 0; i < chunks.size(); ++i)`: chunks' own size.

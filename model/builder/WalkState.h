@@ -70,6 +70,10 @@ struct WalkState {
   /// `incremented` where each local was declared: a flag (`bool edge = c % N
   /// == 0;`) reads the counter there, not where an `if` tests the flag.
   std::map<const clang::VarDecl *, std::vector<const clang::ValueDecl *>> incrementedAtDeclaration;
+  /// Divisions applied by gradient hooks registered in the walk
+  /// (`out.register_hook([](Tensor g) { return g / N; })`): the gradient that
+  /// every backward() sends through the hooked tensor is divided.
+  std::vector<RawFactor> hookFactors;
   /// Calls into code the walk cannot follow (TrainingLoop::opaqueCalls).
   std::vector<const clang::CallExpr *> opaqueCalls;
 };

@@ -86,6 +86,70 @@ const ValueDecl *innerLoopIndex(const Stmt *inner) {
   return init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
 }
 
+/// Whether `guard` holds on the last iteration of the counted inner loop
+/// `for (i = a; i < B; i += s)` and only there: `i + s >= B` (or `B <= i + s`,
+/// `i + 1 >= B` for `++i`), directly or through a flag or a parameter.
+bool testsLastIteration(ValueFacts &facts, const Guard &guard, const Stmt *inner) {
+  const auto *forStmt = dyn_cast<ForStmt>(inner);
+  const ValueDecl *index = innerLoopIndex(inner);
+  const auto *bound = forStmt ? dyn_cast_or_null<BinaryOperator>(stripCasts(forStmt->getCond()))
+                              : nullptr;
+  if (!index || !bound || bound->getOpcode() != BO_LT ||
+      facts.referencedDecl({bound->getLHS(), nullptr}) != index)
+    return false;
+  const Expr *stride = nullptr;
+  if (const auto *add = dyn_cast_or_null<CompoundAssignOperator>(forStmt->getInc());
+      add && add->getOpcode() == BO_AddAssign)
+    stride = add->getRHS();
+  else if (const auto *increment = dyn_cast_or_null<UnaryOperator>(forStmt->getInc());
+           !increment || !increment->isIncrementOp())
+    return false;
+  ResolvedExpr condition{guard.condition, guard.frame};
+  bool negated = guard.negated;
+  for (unsigned depth = 0; depth < 8; ++depth) {
+    condition = facts.resolve(condition);
+    const Expr *expr = condition.expr ? stripCasts(condition.expr) : nullptr;
+    if (!expr)
+      return false;
+    if (const auto *unary = dyn_cast<UnaryOperator>(expr); unary && unary->getOpcode() == UO_LNot) {
+      negated = !negated;
+      condition = {unary->getSubExpr(), condition.frame};
+      continue;
+    }
+    const auto *compare = dyn_cast<BinaryOperator>(expr);
+    if (!compare) {
+      // A flag: bool last = i + s >= B;
+      const auto *var = dyn_cast_or_null<VarDecl>(facts.referencedDecl(condition));
+      const std::vector<ValueOrigin> &origins =
+          var ? facts.originsOf(var) : std::vector<ValueOrigin>{};
+      if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
+        return false;
+      condition = {origins.front().value, condition.frame};
+      continue;
+    }
+    const Expr *next = nullptr, *limit = nullptr;
+    if (compare->getOpcode() == BO_GE)
+      next = compare->getLHS(), limit = compare->getRHS();
+    else if (compare->getOpcode() == BO_LE)
+      next = compare->getRHS(), limit = compare->getLHS();
+    const auto *sum = next ? dyn_cast<BinaryOperator>(stripCasts(next)) : nullptr;
+    if (negated || !sum || sum->getOpcode() != BO_Add ||
+        !facts.sameValue({limit, condition.frame}, {bound->getRHS(), nullptr}))
+      return false;
+    for (int side = 0; side < 2; ++side) {
+      const Expr *counter = side == 0 ? sum->getLHS() : sum->getRHS();
+      const Expr *step = side == 0 ? sum->getRHS() : sum->getLHS();
+      if (facts.referencedDecl({counter, condition.frame}) != index)
+        continue;
+      if (stride ? facts.sameValue({step, condition.frame}, {stride, nullptr})
+                 : facts.constantInt({step, condition.frame}) == std::optional<int64_t>(1))
+        return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 /// When an event inside a nested window's inner loop runs: on every
 /// micro-batch, or only on the last (first) one when a guard on the inner
 /// loop's own index says so (`if (m == N - 1) sync();`). `unrelated` is set
@@ -102,7 +166,8 @@ EventCondition innerLoopCondition(ValueFacts &facts, const RawEvent &raw, const 
                    parsed->pattern.steps.expr && steps.expr &&
                    facts.sameValue(parsed->pattern.steps, {steps.expr, nullptr});
     int64_t residue = onIndex ? canonicalResidue(parsed->pattern.residue, count) : 0;
-    if (onIndex && residue == canonicalResidue(-1, count))
+    if ((onIndex && residue == canonicalResidue(-1, count)) ||
+        (!onIndex && testsLastIteration(facts, guard, inner)))
       result = EventCondition::Boundary;
     else if (onIndex && residue == 0 && result != EventCondition::Boundary)
       result = EventCondition::WindowStart;
