@@ -4,11 +4,13 @@
 // it, and no conversion to fp32 there (a master copy, or the module converted
 // back).
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 #include "model/UserCode.h"
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -58,19 +60,61 @@ bool isModuleMethod(const CallExpr *call) {
   return record && record->getName() == "Module";
 }
 
-/// Whether `expr` reads a gradient: `p.grad()`, `p.mutable_grad()`.
-bool readsGrad(const Stmt *expr) {
-  if (!expr)
+/// Whether `expr` reads a gradient: `p.grad()`, `p.mutable_grad()`, or a
+/// local initialised from one (`auto &g = p.mutable_grad(); g.to(kFloat)`).
+bool readsGrad(const Stmt *expr, unsigned depth = 0) {
+  if (!expr || depth > 4)
     return false;
   if (const auto *call = dyn_cast<CallExpr>(expr))
     if (const FunctionDecl *callee = call->getDirectCallee())
       if (callee->getIdentifier() &&
           (callee->getName() == "grad" || callee->getName() == "mutable_grad"))
         return true;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(expr))
+    if (const Expr *init = localInitializer(ref->getDecl()))
+      return readsGrad(init, depth + 1);
   for (const Stmt *child : expr->children())
-    if (readsGrad(child))
+    if (readsGrad(child, depth))
       return true;
   return false;
+}
+
+/// The module object a `to()` call converts (`backbone` of `backbone->to(kHalf)`).
+const ValueDecl *convertedModule(const CallExpr *call) {
+  const auto *member = dyn_cast<CXXMemberCallExpr>(call);
+  return member ? lvalueDecl(member->getImplicitObjectArgument()) : nullptr;
+}
+
+/// Whether `function` freezes every parameter of `module`:
+/// `for (auto &p : module->parameters()) p.set_requires_grad(false);`. A frozen
+/// module has no gradients to accumulate, whatever its dtype.
+bool freezesParameters(const FunctionDecl *function, const ValueDecl *module) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *module = nullptr;
+    bool found = false;
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *loop) {
+      const auto *range = dyn_cast<CXXMemberCallExpr>(loop->getRangeInit()->IgnoreImplicit());
+      const FunctionDecl *callee = range ? range->getDirectCallee() : nullptr;
+      if (!callee || !callee->getIdentifier() || callee->getName() != "parameters" ||
+          lvalueDecl(range->getImplicitObjectArgument()) != module)
+        return true;
+      const Stmt *body = loop->getBody();
+      if (const auto *compound = dyn_cast<CompoundStmt>(body); compound && compound->size() == 1)
+        body = compound->body_front();
+      const auto *call = dyn_cast<CXXMemberCallExpr>(body);
+      const FunctionDecl *freeze = call ? call->getDirectCallee() : nullptr;
+      if (freeze && freeze->getIdentifier() &&
+          (freeze->getName() == "set_requires_grad" || freeze->getName() == "requires_grad_") &&
+          call->getNumArgs() == 1)
+        if (const auto *value = dyn_cast<CXXBoolLiteralExpr>(call->getArg(0)->IgnoreImplicit()))
+          found = found || !value->getValue();
+      return true;
+    }
+  } finder;
+  finder.module = module;
+  if (module && function && function->getBody())
+    finder.TraverseStmt(const_cast<Stmt *>(function->getBody()));
+  return finder.found;
 }
 
 /// Every `to(<dtype>)` call of the translation unit's user code, with the
@@ -129,6 +173,7 @@ const CallExpr *lastCallOf(const FunctionDecl *caller, const FunctionDecl *funct
 /// Whether a conversion concerns the loop: before the loop in its own
 /// function, in another method of its class, or before a call of the loop's
 /// function in a caller (a conversion after training, to export, does not).
+/// Unordered (an fp32 path), also in a function the loop's function calls.
 bool related(const ValueFacts::DtypeConversion &conversion, const TrainingLoop &loop,
              const SourceManager &sm, bool ordered) {
   const FunctionDecl *where = conversion.function, *function = loop.function;
@@ -138,6 +183,9 @@ bool related(const ValueFacts::DtypeConversion &conversion, const TrainingLoop &
   const auto *a = dyn_cast<CXXMethodDecl>(where), *b = dyn_cast<CXXMethodDecl>(function);
   if (a && b && a->getParent()->getCanonicalDecl() == b->getParent()->getCanonicalDecl())
     return !ordered || isa<CXXConstructorDecl>(a);
+  // An fp32 path in a function the loop's function calls (its step function).
+  if (!ordered && lastCallOf(function, where))
+    return true;
   const CallExpr *call = lastCallOf(where, function);
   return call && (!ordered || sm.isBeforeInTranslationUnit(at, call->getBeginLoc()));
 }
@@ -165,7 +213,8 @@ void readParameterPrecision(ValueFacts &facts, TrainingLoop &loop) {
     // Other tensors converted to float (a loss, a log) say nothing.
     if (!isHalf(conversion.type) && (conversion.ofModule || conversion.ofGradient))
       return;
-    if (conversion.ofModule && !half)
+    if (conversion.ofModule && !half &&
+        !freezesParameters(conversion.function, convertedModule(conversion.call)))
       half = &conversion;
   }
   if (half) {
