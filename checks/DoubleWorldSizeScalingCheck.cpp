@@ -144,7 +144,9 @@ void DoubleWorldSizeScalingCheck::check(const TrainingLoop &loop, CheckContext &
   };
 
   for (const TrainingEvent &event : loop.events) {
-    if (&event == averagingDivide)
+    // The averaging division itself, also where its helper runs again on
+    // other parameters (the generator's, then the discriminator's).
+    if (averagingDivide && event.stmt == averagingDivide->stmt)
       continue;
     const ScaleFactor *factor = worldSizeFactor(event);
     if (!factor)

@@ -456,6 +456,14 @@ bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {
   }
   if (const ValueDecl *decl = declOfLValue(expr))
     return isWorldSizeDecl(decl, depth);
+  // A value that grows with W (N * W); not one divided by it: the steps
+  // left per rank (`nbs / (batch * world)`) shrink as W grows.
+  if (auto *binary = dyn_cast<BinaryOperator>(expr)) {
+    if (binary->getOpcode() == BO_Div)
+      return isWorldSizeImpl({binary->getLHS(), value.frame}, depth);
+    if (binary->getOpcode() == BO_Rem)
+      return false;
+  }
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
       if (isWorldSizeImpl({childExpr, value.frame}, depth))

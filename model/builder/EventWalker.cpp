@@ -6,6 +6,7 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace clang;
 
@@ -173,15 +174,19 @@ struct EventWalker {
       }
       return;
     case ApiKind::ClipGradNorm:
-    case ApiKind::ClipGradValue:
+    case ApiKind::ClipGradValue: {
+      std::optional<double> limit =
+          call->getNumArgs() >= 2 ? facts.constantNumber({call->getArg(1), state.frame})
+                                  : std::nullopt;
+      // An infinite limit never rescales: the call only measures the norm.
+      if (limit && std::isinf(*limit) && *limit > 0)
+        return;
       emit(state, EventKind::Clip, call, call->getBeginLoc());
       state.events.back().event.clipByValue = info.kind == ApiKind::ClipGradValue;
-      if (call->getNumArgs() >= 2) {
-        std::optional<double> limit = facts.constantNumber({call->getArg(1), nullptr});
-        if (limit && *limit > 0)
-          state.events.back().event.clipLimit = *limit;
-      }
+      if (limit && *limit > 0)
+        state.events.back().event.clipLimit = *limit;
       return;
+    }
     case ApiKind::ProcessGroupAllReduce:
     case ApiKind::NamedAllReduce: {
       // A helper the configuration names syncs the gradients whatever its arguments.
