@@ -155,8 +155,10 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
     std::string message;
     switch (reset->condition) {
     case EventCondition::Boundary:
-      if (reset->order > step->order)
-        continue; // right after step(): correct
+      // Right after step(), or on a path that leaves before it (a reset
+      // that skips the step on overflow): correct.
+      if (!loop.runsAfter(*reset, *step))
+        continue;
       message = "gradient reset runs in the boundary branch before step() at line " +
                 std::to_string(stepLine) + "; it discards the gradients of the whole window (" +
                 steps + " micro-batches), so step() applies only what is computed after it";

@@ -18,6 +18,16 @@ bool endsWithJump(const Stmt *stmt) {
   return false;
 }
 
+const Stmt *endingJump(const Stmt *stmt) {
+  if (!stmt)
+    return nullptr;
+  if (isa<ContinueStmt>(stmt) || isa<ReturnStmt>(stmt) || isa<BreakStmt>(stmt))
+    return stmt;
+  if (auto *compound = dyn_cast<CompoundStmt>(stmt))
+    return compound->body_empty() ? nullptr : endingJump(compound->body_back());
+  return nullptr;
+}
+
 bool isLoop(const Stmt *stmt) {
   return isa<ForStmt>(stmt) || isa<WhileStmt>(stmt) || isa<DoStmt>(stmt) ||
          isa<CXXForRangeStmt>(stmt);

@@ -13,6 +13,9 @@ namespace gradlint {
 /// the condition is false.
 bool endsWithJump(const clang::Stmt *stmt);
 
+/// The `continue`, `return` or `break` a statement ends with, or null.
+const clang::Stmt *endingJump(const clang::Stmt *stmt);
+
 /// for, while, do and range-for statements.
 bool isLoop(const clang::Stmt *stmt);
 

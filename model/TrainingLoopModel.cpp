@@ -56,6 +56,17 @@ const TrainingEvent *TrainingLoop::boundaryStep() const {
   return nullptr;
 }
 
+bool TrainingLoop::runsAfter(const TrainingEvent &earlier, const TrainingEvent &later) const {
+  if (later.order <= earlier.order)
+    return false;
+  if (!earlier.skipsRestOf || !later.stmt)
+    return true;
+  clang::SourceRange scope = earlier.skipsRestOf->getSourceRange();
+  clang::SourceRange at = later.stmt->getSourceRange();
+  // Source ranges of one file: the later event is inside the skipped statement.
+  return !(scope.getBegin() <= at.getBegin() && at.getEnd() <= scope.getEnd());
+}
+
 clang::SourceLocation TrainingLoop::reportLocation(const TrainingEvent &event) const {
   for (const CallFrame &frame : event.callChain) {
     bool trainsInside = false;

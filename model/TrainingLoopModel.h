@@ -139,6 +139,10 @@ struct TrainingEvent {
   /// (a GAN's discriminator): it runs before such a step() and after the
   /// previous one, so it is not part of the accumulation window.
   bool steppedEveryMicroBatch = false;
+  /// A `return`, `continue` or `break` ends the branch the event runs in: the
+  /// rest of this statement (a function body, a loop body) does not run after
+  /// it (`if (overflow) { zero_grad(); return false; } step();`).
+  const clang::Stmt *skipsRestOf = nullptr;
 
   // Details, by kind.
   /// Step/GradReset on an optimizer; SchedulerStep: the optimizer the scheduler
@@ -233,6 +237,9 @@ struct TrainingLoop {
   std::vector<const TrainingEvent *> eventsOf(EventKind kind) const;
   /// The first step() that runs in the boundary branch.
   const TrainingEvent *boundaryStep() const;
+  /// Whether `later` can run after `earlier` in one micro-batch: it comes
+  /// later, and no jump after `earlier` skips it.
+  bool runsAfter(const TrainingEvent &earlier, const TrainingEvent &later) const;
   /// Where a diagnostic about `event` points: the outermost helper call that
   /// does only gradient work (no backward() or step() inside), else the API call.
   clang::SourceLocation reportLocation(const TrainingEvent &event) const;

@@ -474,6 +474,19 @@ struct EventWalker {
     return state.incremented;
   }
 
+  /// The statement whose rest `jump` skips: the function it returns from, the
+  /// loop body it continues or breaks; null when the walk does not show it.
+  static const Stmt *skippedByJump(const Stmt *jump, const WalkState &state) {
+    if (!jump)
+      return nullptr;
+    if (isa<ReturnStmt>(jump))
+      return state.active.empty() ? nullptr : state.active.back()->getBody();
+    if (!state.loops.empty())
+      return loopBody(state.loops.back());
+    // The scope walked is the loop's own body: the rest of the micro-batch.
+    return state.active.empty() ? nullptr : state.active.front()->getBody();
+  }
+
   void walkGuarded(const Stmt *stmt, const Expr *condition, bool negated, WalkState &state) {
     state.guards.push_back(
         {condition, state.frame, negated, false, incrementsReadBy(condition, state)});
@@ -522,7 +535,12 @@ struct EventWalker {
       if (ifStmt->getConditionVariableDeclStmt())
         walk(ifStmt->getConditionVariableDeclStmt(), state);
       walkCondition(ifStmt->getCond(), state);
+      size_t firstInBranch = state.events.size();
       walkGuarded(ifStmt->getThen(), ifStmt->getCond(), false, state);
+      if (const Stmt *skipped = skippedByJump(endingJump(ifStmt->getThen()), state))
+        for (size_t i = firstInBranch; i < state.events.size(); ++i)
+          if (!state.events[i].event.skipsRestOf)
+            state.events[i].event.skipsRestOf = skipped;
       walkGuarded(ifStmt->getElse(), ifStmt->getCond(), true, state);
       return;
     }
