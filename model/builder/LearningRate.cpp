@@ -10,6 +10,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -42,9 +43,14 @@ struct LearningRateReader {
   llvm::SmallPtrSet<const ValueDecl *, 4> optionVariables;
   /// Bodies that may set the learning rate (the helpers that build the options, too).
   std::vector<const Stmt *> scopes;
+  /// A helper's body is read with its call's arguments for its parameters.
+  std::map<const Stmt *, const SubstFrame *> scopeFrames;
 
   /// Inside an options-building helper: its parameters stand for the call's arguments.
   const SubstFrame *frame = nullptr;
+  /// The class the construction builds (`make_shared<Adam>` behind a
+  /// `shared_ptr<Optimizer>`), when it shows one.
+  const CXXRecordDecl *constructed = nullptr;
 
   void learningRate(const Expr *value) { collectScaling(facts, {value, frame}, out); }
   void weightDecay(const Expr *value) { collectScaling(facts, {value, frame}, weightDecayOut); }
@@ -64,9 +70,10 @@ struct LearningRateReader {
     if (auto *call = dyn_cast<CallExpr>(expr))
       if (const FunctionDecl *helper =
               inlinableCallee(call, facts.context().getSourceManager())) {
-        scopes.push_back(helper->getBody());
         const SubstFrame *saved = frame;
         frame = facts.pushFrame(helper, call, saved);
+        scopes.push_back(helper->getBody());
+        scopeFrames[helper->getBody()] = frame;
         for (const Expr *returned : returnedValues(helper->getBody()))
           options(returned, depth + 1);
         frame = saved;
@@ -94,19 +101,42 @@ struct LearningRateReader {
   }
 
   /// `SGD opt(params, options)`: the options argument of the optimizer's construction.
-  void construction(const Expr *value) {
-    const Expr *built = value ? stripImplicit(value) : nullptr;
+  void construction(const Expr *value, unsigned depth = 0) {
+    const Expr *built = value ? stripImplicit(value)->IgnoreImplicit() : nullptr;
+    if (!built || depth > 4)
+      return;
+    // new Adam(params, options)
+    if (auto *allocation = dyn_cast<CXXNewExpr>(built))
+      built = allocation->getConstructExpr();
     if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(built)) {
+      constructed = construct->getType()->getAsCXXRecordDecl();
       if (construct->getNumArgs() >= 2)
         options(construct->getArg(1));
       return;
     }
+    auto *call = dyn_cast_or_null<CallExpr>(built);
+    const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+    if (!callee)
+      return;
     // std::make_unique<Adam>(params, options) / std::make_shared<...>(...).
-    if (auto *call = dyn_cast_or_null<CallExpr>(built))
-      if (const FunctionDecl *callee = call->getDirectCallee())
-        if ((isNamed(callee, "make_unique") || isNamed(callee, "make_shared")) &&
-            call->getNumArgs() >= 2)
-          options(call->getArg(1));
+    if ((isNamed(callee, "make_unique") || isNamed(callee, "make_shared")) &&
+        call->getNumArgs() >= 2) {
+      if (const TemplateArgumentList *arguments = callee->getTemplateSpecializationArgs())
+        if (arguments->size() >= 1 && arguments->get(0).getKind() == TemplateArgument::Type)
+          constructed = arguments->get(0).getAsType()->getAsCXXRecordDecl();
+      options(call->getArg(1));
+      return;
+    }
+    // A helper of the translation unit that builds and returns the optimizer.
+    if (const FunctionDecl *helper = inlinableCallee(call, facts.context().getSourceManager())) {
+      const SubstFrame *saved = frame;
+      frame = facts.pushFrame(helper, call, saved);
+      scopes.push_back(helper->getBody());
+      scopeFrames[helper->getBody()] = frame;
+      for (const Expr *returned : returnedValues(helper->getBody()))
+        construction(returned, depth + 1);
+      frame = saved;
+    }
   }
 
   /// Whether `object` is the optimizer's parameter group options or one of
@@ -115,12 +145,23 @@ struct LearningRateReader {
     if (!object || depth > 8)
       return false;
     object = stripCasts(object);
-    if (const ValueDecl *decl = facts.referencedDecl({object, nullptr}))
-      return decl == optimizer || optionVariables.count(decl);
+    if (const ValueDecl *decl = facts.referencedDecl({object, nullptr})) {
+      if (decl == optimizer || optionVariables.count(decl))
+        return true;
+      // `auto &group = static_cast<AdamOptions &>(opt.param_groups()[0].options())`,
+      // and the variable of `for (auto &group : opt->param_groups())` (its
+      // initialiser dereferences the range's iterator).
+      const auto *var = dyn_cast<VarDecl>(decl);
+      return var && !isa<ParmVarDecl>(var) && var->hasLocalStorage() && var->getInit() &&
+             setsOptimizer(var->getInit(), depth + 1);
+    }
     if (auto *call = dyn_cast<CXXMemberCallExpr>(object))
       return setsOptimizer(call->getImplicitObjectArgument(), depth + 1);
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(object))
-      return op->getOperator() == OO_Subscript && setsOptimizer(op->getArg(0), depth + 1);
+      return (op->getOperator() == OO_Subscript || op->getOperator() == OO_Star) &&
+             setsOptimizer(op->getArg(0), depth + 1);
+    if (auto *unary = dyn_cast<UnaryOperator>(object))
+      return unary->getOpcode() == UO_Deref && setsOptimizer(unary->getSubExpr(), depth + 1);
     return false;
   }
 
@@ -177,14 +218,36 @@ void readOptimizer(ValueFacts &facts, RawEvent &step, const FunctionDecl *functi
       type = smart->getTemplateArgs()[0].getAsType();
   step.event.algorithm = algorithmOf(type->getAsCXXRecordDecl());
   LearningRateReader reader{facts, optimizer, step.learningRateFactors, step.weightDecayFactors, {},
-                            settingScopes(optimizer, function)};
-  for (const ValueOrigin &origin : facts.originsOf(optimizer))
-    if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
-      reader.construction(origin.value);
+                            settingScopes(optimizer, function), {}};
+  // An optimizer passed in by reference (`train_epoch(model, optimizer, ...)`):
+  // the callers' variables are the ones constructed and set.
+  std::vector<const ValueDecl *> sources{optimizer};
+  if (const auto *param = dyn_cast<ParmVarDecl>(optimizer))
+    if (const auto *callee = dyn_cast<FunctionDecl>(param->getDeclContext()))
+      for (const CallExpr *call : callSitesOf(facts, callee))
+        if (param->getFunctionScopeIndex() < call->getNumArgs())
+          if (const ValueDecl *argument =
+                  facts.referencedDecl({call->getArg(param->getFunctionScopeIndex()), nullptr});
+              argument && !llvm::is_contained(sources, argument)) {
+            sources.push_back(argument);
+            reader.optionVariables.insert(argument);
+            for (const Stmt *scope : settingScopes(argument, nullptr))
+              reader.scopes.push_back(scope);
+          }
+  for (const ValueDecl *source : sources)
+    for (const ValueOrigin &origin : facts.originsOf(source))
+      if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+        reader.construction(origin.value);
+  // Declared as the base class (`std::shared_ptr<Optimizer>`): what was built.
+  if (step.event.algorithm == OptimizerAlgorithm::Unknown)
+    step.event.algorithm = algorithmOf(reader.constructed);
   std::set<const Stmt *> scanned;
   for (size_t i = 0; i < reader.scopes.size(); ++i)
-    if (scanned.insert(reader.scopes[i]).second)
+    if (scanned.insert(reader.scopes[i]).second) {
+      auto found = reader.scopeFrames.find(reader.scopes[i]);
+      reader.frame = found == reader.scopeFrames.end() ? nullptr : found->second;
       reader.setters(reader.scopes[i]);
+    }
 }
 
 } // namespace gradlint::builder

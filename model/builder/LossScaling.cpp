@@ -25,41 +25,6 @@ SourceLocation operatorLoc(const Expr *site) {
   return site->getBeginLoc();
 }
 
-/// Records the calls of every function of the user's code.
-struct CallSiteCollector : RecursiveASTVisitor<CallSiteCollector> {
-  ASTContext *context = nullptr;
-  std::map<const FunctionDecl *, std::vector<const CallExpr *>> *out = nullptr;
-
-  bool shouldVisitLambdaBody() const { return true; }
-  bool TraverseDecl(Decl *decl) {
-    if (decl && !isa<TranslationUnitDecl>(decl) &&
-        !isUserCode(context->getSourceManager(), decl->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(decl);
-  }
-  bool VisitCallExpr(CallExpr *call) {
-    if (isa<CXXOperatorCallExpr>(call))
-      return true; // the object may come first among the arguments
-    if (const FunctionDecl *callee = call->getDirectCallee()) {
-      if (const FunctionDecl *pattern = callee->getTemplateInstantiationPattern())
-        callee = pattern;
-      (*out)[callee->getCanonicalDecl()].push_back(call);
-    }
-    return true;
-  }
-};
-
-const std::vector<const CallExpr *> &callSitesOf(ValueFacts &facts, const FunctionDecl *function) {
-  if (!facts.callSitesCollected) {
-    facts.callSitesCollected = true;
-    CallSiteCollector collector;
-    collector.context = &facts.context();
-    collector.out = &facts.callSites;
-    collector.TraverseDecl(facts.context().getTranslationUnitDecl());
-  }
-  return facts.callSites[function->getCanonicalDecl()];
-}
-
 /// Collects every division applied to `value` on its way to backward().
 void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor> &out,
                     std::set<const ValueDecl *> &visited, unsigned depth) {
@@ -369,6 +334,45 @@ std::vector<ResolvedExpr> productLeaves(ValueFacts &facts, ResolvedExpr value, u
 
 } // namespace
 
+namespace {
+
+/// Records the calls of every function of the user's code.
+struct CallSiteCollector : RecursiveASTVisitor<CallSiteCollector> {
+  ASTContext *context = nullptr;
+  std::map<const FunctionDecl *, std::vector<const CallExpr *>> *out = nullptr;
+
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseDecl(Decl *decl) {
+    if (decl && !isa<TranslationUnitDecl>(decl) &&
+        !isUserCode(context->getSourceManager(), decl->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    if (isa<CXXOperatorCallExpr>(call))
+      return true; // the object may come first among the arguments
+    if (const FunctionDecl *callee = call->getDirectCallee()) {
+      if (const FunctionDecl *pattern = callee->getTemplateInstantiationPattern())
+        callee = pattern;
+      (*out)[callee->getCanonicalDecl()].push_back(call);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+const std::vector<const CallExpr *> &callSitesOf(ValueFacts &facts, const FunctionDecl *function) {
+  if (!facts.callSitesCollected) {
+    facts.callSitesCollected = true;
+    CallSiteCollector collector;
+    collector.context = &facts.context();
+    collector.out = &facts.callSites;
+    collector.TraverseDecl(facts.context().getTranslationUnitDecl());
+  }
+  return facts.callSites[function->getCanonicalDecl()];
+}
+
 /// `1.0 / N` (or a variable initialised to it) -> N.
 const Expr *reciprocalOf(ValueFacts &facts, const Expr *expr, const SubstFrame *frame,
                          unsigned depth) {
@@ -461,6 +465,14 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
   const Stmt *nestedLoop = loop.window && loop.window->guard.form == GuardForm::NestedLoop
                                ? loop.window->guard.innerLoop
                                : nullptr;
+  // N as a parameter of the loop's function: the callers' arguments are N
+  // too (an optimizer built in main() with `lr / accumulation_steps`).
+  std::vector<ResolvedExpr> stepsAtCallers;
+  if (const auto *param = dyn_cast_or_null<ParmVarDecl>(facts.referencedDecl(steps)))
+    if (const auto *function = dyn_cast<FunctionDecl>(param->getDeclContext()))
+      for (const CallExpr *call : callSitesOf(facts, function))
+        if (param->getFunctionScopeIndex() < call->getNumArgs())
+          stepsAtCallers.push_back({call->getArg(param->getFunctionScopeIndex()), nullptr});
   auto toScale = [&](const RawFactor &factor) {
     ScaleFactor scale;
     scale.site = factor.site;
@@ -474,6 +486,9 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
       scale.mayBeAccumulationSteps = match == TripCountMatch::Unknown;
     } else if (steps.expr) {
       scale.isAccumulationSteps = scale.isAccumulationSteps || facts.mentions(factor.divisor, steps);
+      for (const ResolvedExpr &atCaller : stepsAtCallers)
+        scale.isAccumulationSteps =
+            scale.isAccumulationSteps || facts.mentions(factor.divisor, atCaller);
     }
     scale.isWorldSize = facts.isWorldSize(factor.divisor);
     // In a nested window, a value the inner loop's header reads and that is

@@ -112,6 +112,10 @@ const clang::FunctionDecl *callbackLambda(const clang::CallExpr *call, const Sub
 
 // ---- LossScaling.cpp
 
+/// The calls of `function` in the user's code (collected once per translation unit).
+const std::vector<const clang::CallExpr *> &callSitesOf(ValueFacts &facts,
+                                                       const clang::FunctionDecl *function);
+
 /// Collects every division applied to `value` on its way to backward().
 void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor> &out);
 
