@@ -216,9 +216,13 @@ const ValueDecl *ValueFacts::referencedDecl(ResolvedExpr value) const {
 
 void ValueFacts::aliasDecls(ResolvedExpr value,
                             llvm::SmallPtrSetImpl<const ValueDecl *> &out) const {
-  for (unsigned i = 0; i < kMaxDepth; ++i) {
-    const ValueDecl *decl = referencedDecl(value);
-    if (!decl || !out.insert(decl).second)
+  aliasDecls(referencedDecl(value), out);
+}
+
+void ValueFacts::aliasDecls(const ValueDecl *decl,
+                            llvm::SmallPtrSetImpl<const ValueDecl *> &out) const {
+  for (unsigned i = 0; i < kMaxDepth && decl; ++i) {
+    if (!out.insert(decl).second)
       return;
     // `const int n = cfg.accum_steps;` makes n an alias of the field; a field
     // written once, from a constructor's parameter (`this->steps = steps;` or
@@ -241,10 +245,30 @@ void ValueFacts::aliasDecls(ResolvedExpr value,
     if (!init)
       return;
     init = stripCasts(init);
+    // A reference bound to what a pointer points at names the same object.
+    if (decl->getType()->isReferenceType()) {
+      if (auto *deref = dyn_cast<UnaryOperator>(init); deref && deref->getOpcode() == UO_Deref)
+        init = stripCasts(deref->getSubExpr());
+      else if (auto *star = dyn_cast<CXXOperatorCallExpr>(init);
+               star && star->getOperator() == OO_Star && star->getNumArgs() == 1)
+        init = stripCasts(star->getArg(0));
+    }
     if (!isa<DeclRefExpr>(init) && !isa<MemberExpr>(init))
       return;
-    value = {init, nullptr};
+    decl = referencedDecl({init, nullptr});
   }
+}
+
+bool ValueFacts::sameObject(const ValueDecl *a, const ValueDecl *b) const {
+  if (a == b)
+    return true;
+  llvm::SmallPtrSet<const ValueDecl *, 8> fromA, fromB;
+  aliasDecls(a, fromA);
+  aliasDecls(b, fromB);
+  for (const ValueDecl *decl : fromA)
+    if (fromB.count(decl))
+      return true;
+  return false;
 }
 
 std::optional<int64_t> ValueFacts::constantInt(ResolvedExpr value) const {

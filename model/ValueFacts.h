@@ -97,6 +97,11 @@ public:
   const clang::ValueDecl *referencedDecl(ResolvedExpr value) const;
   /// The declarations an expression stands for, following `const int n = m;` aliases.
   void aliasDecls(ResolvedExpr value, llvm::SmallPtrSetImpl<const clang::ValueDecl *> &out) const;
+  /// The same, from a declaration; `auto &o = *ptr;` makes o an alias of ptr.
+  void aliasDecls(const clang::ValueDecl *decl,
+                  llvm::SmallPtrSetImpl<const clang::ValueDecl *> &out) const;
+  /// Whether two declarations name the same object through such aliases.
+  bool sameObject(const clang::ValueDecl *a, const clang::ValueDecl *b) const;
 
   std::optional<int64_t> constantInt(ResolvedExpr value) const;
   std::optional<double> constantNumber(ResolvedExpr value) const;

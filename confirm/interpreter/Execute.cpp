@@ -1016,6 +1016,9 @@ private:
       return {};
     }
     case ApiOp::ZeroGrad:
+      if (node.untrainedModule) // an EMA copy or second network: the runtime has one model
+        throw Refuse{"zero_grad()" + lineText(node.line) + " on `" + node.children[0]->text +
+                     "`, a model the loop's optimizer does not train: the runtime has one model"};
       if (isLoopOptimizer(object, node))
         zeroGrads(allParams());
       return {};

@@ -93,6 +93,7 @@ struct Node {
   bool perParameter = false;     ///< AllReduce/ScaleGrad on one parameter's gradient
   Role role = Role::None;        ///< Read / Api WorldSize: what stands in when unknown
   bool isModule = false;         ///< Read of a module variable
+  bool untrainedModule = false;  ///< ZeroGrad on a module the loop's optimizer does not train
   bool isTensor = false;         ///< the expression's type is a tensor (an unknown tensor is data)
   bool isDataLoop = false;       ///< Loop: the training loop itself
   bool hasTrainingWork = false;  ///< statement: runs a mapped op (directly or in a helper)

@@ -802,6 +802,22 @@ private:
     return node;
   }
 
+  /// module->zero_grad() on a module the model found the loop's optimizer
+  /// does not train (an EMA copy, a second network).
+  bool resetsUntrainedModule(const CallExpr *call) const {
+    const TrainingEvent *step = loop_.boundaryStep();
+    if (!step || !step->optimizer)
+      return false;
+    for (const TrainingEvent *reset : loop_.eventsOf(EventKind::GradReset)) {
+      if (reset->stmt != call || !reset->module)
+        continue;
+      llvm::SmallPtrSet<const ValueDecl *, 4> trained;
+      facts_.modulesOptimizedBy(step->optimizer, trained);
+      return !trained.empty() && !trained.count(reset->module);
+    }
+    return false;
+  }
+
   NodePtr api(ApiOp op, const CallExpr *call, const Expr *object, std::string name) {
     NodePtr node = make(NodeKind::Api, call);
     node->api = op;
@@ -831,8 +847,12 @@ private:
       return node;
     }
     case ApiKind::OptimizerStep: return api(ApiOp::Step, call, info.object, "step");
-    case ApiKind::OptimizerZeroGrad:
-    case ApiKind::ModuleZeroGrad: return api(ApiOp::ZeroGrad, call, info.object, "zero_grad");
+    case ApiKind::OptimizerZeroGrad: return api(ApiOp::ZeroGrad, call, info.object, "zero_grad");
+    case ApiKind::ModuleZeroGrad: {
+      NodePtr node = api(ApiOp::ZeroGrad, call, info.object, "zero_grad");
+      node->untrainedModule = resetsUntrainedModule(call);
+      return node;
+    }
     case ApiKind::TensorReset: return api(ApiOp::ResetGrad, call, info.object, name);
     case ApiKind::TensorScaleInPlace: {
       if (op && op->getNumArgs() == 2 &&
