@@ -376,9 +376,16 @@ bool ValueFacts::mentions(ResolvedExpr haystack, ResolvedExpr target) const {
   return mentionsImpl(haystack, decls, constantNumber(target), 0);
 }
 
+bool ValueFacts::growsWith(ResolvedExpr haystack, ResolvedExpr target) const {
+  llvm::SmallPtrSet<const ValueDecl *, 8> decls;
+  aliasDecls(target, decls);
+  return mentionsImpl(haystack, decls, constantNumber(target), 0, /*skipDivisors=*/true);
+}
+
 bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
                               const llvm::SmallPtrSetImpl<const ValueDecl *> &decls,
-                              std::optional<double> constant, unsigned depth) const {
+                              std::optional<double> constant, unsigned depth,
+                              bool skipDivisors) const {
   if (!haystack.expr || depth > kMaxDepth)
     return false;
   haystack = resolve(haystack);
@@ -392,12 +399,15 @@ bool ValueFacts::mentionsImpl(ResolvedExpr haystack,
       return true;
     // A local computed from the target: `const int denom = N * W;`.
     if (const Expr *init = localInitializer(decl))
-      return mentionsImpl({init, nullptr}, decls, constant, depth + 1);
+      return mentionsImpl({init, nullptr}, decls, constant, depth + 1, skipDivisors);
     return false;
   }
+  if (auto *quotient = dyn_cast<BinaryOperator>(expr);
+      skipDivisors && quotient && quotient->getOpcode() == BO_Div)
+    return mentionsImpl({quotient->getLHS(), haystack.frame}, decls, constant, depth, true);
   for (const Stmt *child : expr->children())
     if (auto *childExpr = dyn_cast_or_null<Expr>(child))
-      if (mentionsImpl({childExpr, haystack.frame}, decls, constant, depth))
+      if (mentionsImpl({childExpr, haystack.frame}, decls, constant, depth, skipDivisors))
         return true;
   return false;
 }

@@ -113,6 +113,9 @@ public:
   /// Whether `haystack` uses `target` (the same declaration, an alias of it,
   /// or its constant value), e.g. `N * W` uses N.
   bool mentions(ResolvedExpr haystack, ResolvedExpr target) const;
+  /// Like mentions, but not inside a divisor: the value grows with `target`
+  /// (`N * W` does; `epochs * (batches / N)` shrinks with N).
+  bool growsWith(ResolvedExpr haystack, ResolvedExpr target) const;
 
   /// Whether `value` uses a variable or field the configuration names as N
   /// (AccumulationStepNames).
@@ -146,7 +149,8 @@ public:
 private:
   bool mentionsImpl(ResolvedExpr haystack,
                     const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &decls,
-                    std::optional<double> constant, unsigned depth) const;
+                    std::optional<double> constant, unsigned depth,
+                    bool skipDivisors = false) const;
   bool isWorldSizeImpl(ResolvedExpr value, unsigned depth) const;
   bool isWorldSizeDecl(const clang::ValueDecl *decl, unsigned depth) const;
   bool readsGradientImpl(ResolvedExpr value, unsigned depth, bool throughReductions) const;

@@ -514,6 +514,27 @@ struct EventWalker {
     return target ? facts.referencedDecl({target, state.frame}) : nullptr;
   }
 
+  /// `if (flag)` / `if (!flag)` in a helper whose flag parameter is a
+  /// constant in this call (`void step(bool zero_grad = false)` called as
+  /// step()): only one branch runs on this path.
+  std::optional<bool> parameterFlag(const Expr *cond, const WalkState &state) const {
+    if (!state.frame)
+      return std::nullopt;
+    bool negated = false;
+    const Expr *read = stripCasts(cond);
+    if (auto *unary = dyn_cast<UnaryOperator>(read); unary && unary->getOpcode() == UO_LNot) {
+      negated = true;
+      read = stripCasts(unary->getSubExpr());
+    }
+    auto *ref = dyn_cast<DeclRefExpr>(read);
+    if (!ref || !isa<ParmVarDecl>(ref->getDecl()))
+      return std::nullopt;
+    std::optional<double> value = facts.constantNumber({read, state.frame});
+    if (!value)
+      return std::nullopt;
+    return (*value != 0) != negated;
+  }
+
   void walk(const Stmt *stmt, WalkState &state) {
     if (!stmt)
       return;
@@ -535,6 +556,10 @@ struct EventWalker {
       if (ifStmt->getConditionVariableDeclStmt())
         walk(ifStmt->getConditionVariableDeclStmt(), state);
       walkCondition(ifStmt->getCond(), state);
+      if (std::optional<bool> taken = parameterFlag(ifStmt->getCond(), state)) {
+        walk(*taken ? ifStmt->getThen() : ifStmt->getElse(), state);
+        return;
+      }
       size_t firstInBranch = state.events.size();
       walkGuarded(ifStmt->getThen(), ifStmt->getCond(), false, state);
       if (const Stmt *skipped = skippedByJump(endingJump(ifStmt->getThen()), state))

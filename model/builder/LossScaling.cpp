@@ -485,10 +485,11 @@ void finishFactors(ValueFacts &facts, TrainingLoop &loop, std::vector<RawEvent> 
       scale.isAccumulationSteps = match == TripCountMatch::Same;
       scale.mayBeAccumulationSteps = match == TripCountMatch::Unknown;
     } else if (steps.expr) {
-      scale.isAccumulationSteps = scale.isAccumulationSteps || facts.mentions(factor.divisor, steps);
+      scale.isAccumulationSteps =
+          scale.isAccumulationSteps || facts.growsWith(factor.divisor, steps);
       for (const ResolvedExpr &atCaller : stepsAtCallers)
         scale.isAccumulationSteps =
-            scale.isAccumulationSteps || facts.mentions(factor.divisor, atCaller);
+            scale.isAccumulationSteps || facts.growsWith(factor.divisor, atCaller);
     }
     scale.isWorldSize = facts.isWorldSize(factor.divisor);
     // In a nested window, a value the inner loop's header reads and that is
