@@ -232,14 +232,25 @@ void ValueFacts::aliasDecls(const ValueDecl *decl,
       if (!isa<ParmVarDecl>(var))
         init = var->getInit();
     } else if (auto *field = dyn_cast<FieldDecl>(decl)) {
-      const std::vector<ValueOrigin> &origins = originsOf(field);
+      // A default member initializer is overwritten by the one write that follows.
+      std::vector<ValueOrigin> origins;
+      for (const ValueOrigin &origin : originsOf(field))
+        if (!(origin.kind == ValueOrigin::Init && field->hasInClassInitializer() &&
+              origin.value->getBeginLoc() == field->getInClassInitializer()->getBeginLoc() &&
+              originsOf(field).size() == 2))
+          origins.push_back(origin);
       if (origins.size() == 1 && (origins.front().kind == ValueOrigin::Init ||
                                   origins.front().kind == ValueOrigin::Assign)) {
-        auto *ref = dyn_cast<DeclRefExpr>(stripCasts(origins.front().value));
+        const Expr *value = stripCasts(origins.front().value);
+        auto *ref = dyn_cast<DeclRefExpr>(value);
         auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
         if (param && isa<CXXConstructorDecl>(param->getDeclContext()) &&
             cast<CXXConstructorDecl>(param->getDeclContext())->getParent() == field->getParent())
           init = ref;
+        // `plan.rank_steps = plan.steps;`: a copy of another field of a record.
+        if (auto *member = dyn_cast<MemberExpr>(value);
+            member && isa<FieldDecl>(member->getMemberDecl()))
+          init = member;
       }
     }
     if (!init)
