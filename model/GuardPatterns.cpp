@@ -3,6 +3,7 @@
 #include "model/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
 
@@ -17,6 +18,84 @@ struct CounterTerm {
   int64_t offset = 0;     ///< the value compared is counter + offset
   bool isCounter = false; ///< the term is a plain (possibly incremented) variable
 };
+
+/// The function whose body holds `stmt`.
+const FunctionDecl *enclosingFunction(const Stmt *stmt, ASTContext &context) {
+  DynTypedNodeList parents = context.getParents(*stmt);
+  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
+    if (const auto *function = parents[0].get<FunctionDecl>())
+      return function;
+    if (parents[0].get<LambdaExpr>())
+      return nullptr;
+    parents = context.getParents(parents[0]);
+  }
+  return nullptr;
+}
+
+/// The nearest `if` whose branch holds `stmt` in its function, and whether
+/// that branch is the else branch.
+const IfStmt *enclosingIf(const Stmt *stmt, ASTContext &context, bool &inElse) {
+  const Stmt *child = stmt;
+  DynTypedNodeList parents = context.getParents(*stmt);
+  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
+    if (parents[0].get<Decl>() && !parents[0].get<VarDecl>())
+      return nullptr;
+    if (const auto *ifStmt = parents[0].get<IfStmt>()) {
+      if (child == ifStmt->getThen() || child == ifStmt->getElse()) {
+        inElse = child == ifStmt->getElse();
+        return ifStmt;
+      }
+    }
+    if (const auto *next = parents[0].get<Stmt>())
+      child = next;
+    parents = context.getParents(parents[0]);
+  }
+  return nullptr;
+}
+
+/// A flag a scoped guard object turns off: its constructor writes a constant
+/// (`ddp.require_sync = false`), its destructor restores it, and the code
+/// builds it in one place, under a condition (`if ((i + 1) % N != 0) guard =
+/// std::make_unique<NoSync>(ddp);`). The flag then holds that constant
+/// exactly when the condition does. `condition` and `inElse` say where;
+/// the result is the constant.
+std::optional<bool> scopedGuardFlag(const FieldDecl *flag, ValueFacts &facts,
+                                    const Expr *&condition, bool &inElse) {
+  ASTContext &context = facts.context();
+  const CXXRecordDecl *guardClass = nullptr;
+  std::optional<bool> written;
+  std::optional<bool> initial;
+  for (const ValueOrigin &origin : facts.originsOf(flag)) {
+    if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
+      return std::nullopt;
+    std::optional<double> value = facts.constantNumber({origin.value, nullptr});
+    const FunctionDecl *function =
+        origin.kind == ValueOrigin::Assign ? enclosingFunction(origin.site, context) : nullptr;
+    if (isa_and_nonnull<CXXDestructorDecl>(function))
+      continue; // the restore
+    if (auto *ctor = dyn_cast_or_null<CXXConstructorDecl>(function);
+        ctor && value && ctor->getParent() != flag->getParent()) {
+      if (guardClass && guardClass != ctor->getParent())
+        return std::nullopt;
+      guardClass = ctor->getParent();
+      written = *value != 0;
+      continue;
+    }
+    if (origin.kind != ValueOrigin::Init || !value)
+      return std::nullopt;
+    initial = *value != 0;
+  }
+  if (!guardClass || !written || !initial || *initial == *written)
+    return std::nullopt;
+  const std::vector<const Expr *> &sites = facts.constructionsOf(guardClass);
+  if (sites.size() != 1)
+    return std::nullopt;
+  const IfStmt *ifStmt = enclosingIf(sites.front(), context, inElse);
+  if (!ifStmt)
+    return std::nullopt;
+  condition = ifStmt->getCond();
+  return written;
+}
 
 /// Reads `i`, `i + 1`, `++i`, `i++`, `epoch * n + i + 1` as counter + offset.
 CounterTerm readCounter(const Expr *expr, const SubstFrame *frame, ValueFacts &facts) {
@@ -236,6 +315,20 @@ std::optional<ParsedGuard> parse(const Expr *condition, const SubstFrame *frame,
   if (const ValueDecl *decl = facts.referencedDecl({expr, frame})) {
     if (!decl->getType()->isBooleanType())
       return std::nullopt;
+    // The flag is `written` exactly while the guard exists, under `condition`.
+    const Expr *condition = nullptr;
+    bool inElse = false;
+    if (auto *field = dyn_cast<FieldDecl>(decl))
+      if (std::optional<bool> written = scopedGuardFlag(field, facts, condition, inElse)) {
+        bool flagIsWritten = !negated == *written;
+        std::optional<ParsedGuard> guard =
+            parse(condition, nullptr, flagIsWritten == inElse, facts, depth + 1);
+        if (guard) {
+          guard->pattern.viaFlag = true;
+          guard->pattern.condition = expr;
+        }
+        return guard;
+      }
     for (const ValueOrigin &origin : facts.originsOf(decl)) {
       if (origin.kind != ValueOrigin::Init && origin.kind != ValueOrigin::Assign)
         continue;

@@ -58,8 +58,9 @@ const ValueDecl *declOfLValue(const Expr *expr) {
 
 class OriginCollector : public RecursiveASTVisitor<OriginCollector> {
 public:
-  explicit OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins)
-      : origins_(origins) {}
+  OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins,
+                  std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions)
+      : origins_(origins), constructions_(constructions) {}
 
   // Helpers that are templates (or generic lambdas) are followed into their
   // instantiations, whose variables are distinct declarations.
@@ -122,7 +123,26 @@ public:
     }
     return true;
   }
+  /// Objects built from arguments (not copied or moved), also by
+  /// std::make_unique / make_shared: where a scoped guard is created.
+  bool VisitCXXConstructExpr(CXXConstructExpr *construct) {
+    const CXXConstructorDecl *ctor = construct->getConstructor();
+    if (ctor && !ctor->isCopyOrMoveConstructor())
+      constructions_[ctor->getParent()].push_back(construct);
+    return true;
+  }
+  void makeCall(const CallExpr *call) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee || !callee->getIdentifier() ||
+        (callee->getName() != "make_unique" && callee->getName() != "make_shared"))
+      return;
+    if (const TemplateArgumentList *args = callee->getTemplateSpecializationArgs())
+      if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type)
+        if (const CXXRecordDecl *record = args->get(0).getAsType()->getAsCXXRecordDecl())
+          constructions_[record].push_back(call);
+  }
   bool VisitCallExpr(CallExpr *call) {
+    makeCall(call);
     if (auto *member = dyn_cast<CXXMemberCallExpr>(call)) {
       const FunctionDecl *callee = member->getDirectCallee();
       if (callee && callee->getIdentifier()) {
@@ -145,6 +165,7 @@ public:
 
 private:
   std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins_;
+  std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions_;
 };
 } // namespace
 
@@ -165,7 +186,7 @@ const Expr *SubstFrame::argumentFor(const ParmVarDecl *param) const {
 }
 
 void ValueFacts::collectOrigins(Decl *decl) {
-  OriginCollector collector(origins_);
+  OriginCollector collector(origins_, constructions_);
   collector.TraverseDecl(decl);
 }
 
@@ -180,6 +201,10 @@ const std::vector<ValueOrigin> &ValueFacts::originsOf(const ValueDecl *decl) con
     if (!isa<ParmVarDecl>(var) && var->getInit())
       origins.push_back({ValueOrigin::Init, var->getInit(), var->getInit()});
   return origins;
+}
+
+const std::vector<const Expr *> &ValueFacts::constructionsOf(const CXXRecordDecl *record) const {
+  return constructions_[record];
 }
 
 const SubstFrame *ValueFacts::pushFrame(const FunctionDecl *fn, const CallExpr *call,

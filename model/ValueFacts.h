@@ -90,6 +90,9 @@ public:
   /// Records the origins of every variable and field in `decl` (user code).
   void collectOrigins(clang::Decl *decl);
   const std::vector<ValueOrigin> &originsOf(const clang::ValueDecl *decl) const;
+  /// Where user code builds an object of `record` from arguments (a
+  /// constructor call, std::make_unique, std::make_shared).
+  const std::vector<const clang::Expr *> &constructionsOf(const clang::CXXRecordDecl *record) const;
 
   /// Follows helper parameters to the caller's argument.
   ResolvedExpr resolve(ResolvedExpr value) const;
@@ -158,6 +161,7 @@ private:
   clang::ASTContext &context_;
   ModelOptions options_;
   mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
+  mutable std::map<const clang::CXXRecordDecl *, std::vector<const clang::Expr *>> constructions_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;

@@ -650,6 +650,8 @@ private:
     if (auto *call = dyn_cast<CallExpr>(expr))
       return callExpression(call);
     if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
+      if (isScopedGuard(construct->getConstructor()->getParent()))
+        return scopedGuard(expr);
       if (construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(construct))
         return expression(construct->getArg(0)); // copies, moves, conversions
       return listOf(construct->arguments(), expr);
@@ -829,7 +831,46 @@ private:
     return node;
   }
 
+  /// A class of the user's code whose destructor runs code (a no_sync
+  /// guard restoring a flag): the interpreter runs neither its constructor
+  /// nor its destructor, so it cannot follow what the object switches.
+  bool isScopedGuard(const CXXRecordDecl *record) const {
+    if (!record || context_.getSourceManager().isInSystemHeader(record->getLocation()))
+      return false;
+    const CXXDestructorDecl *destructor = record->getDestructor();
+    if (!destructor || !destructor->isUserProvided() || !destructor->hasBody())
+      return false;
+    return assigns(destructor->getBody());
+  }
+  /// Whether a statement writes a variable or field by `=` (a destructor
+  /// that restores what its constructor switched; not one that only logs).
+  static bool assigns(const Stmt *stmt) {
+    if (!stmt)
+      return false;
+    if (auto *binary = dyn_cast<BinaryOperator>(stmt); binary && binary->isAssignmentOp())
+      return true;
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(stmt); op && op->isAssignmentOp())
+      return true;
+    for (const Stmt *child : stmt->children())
+      if (assigns(child))
+        return true;
+    return false;
+  }
+  NodePtr scopedGuard(const Expr *expr) {
+    NodePtr node = make(NodeKind::Unknown, expr);
+    node->op = "a scoped object whose constructor and destructor the interpreter does not run";
+    node->changesTrainingState = true;
+    return node;
+  }
+
   NodePtr callExpression(const CallExpr *call) {
+    if (const FunctionDecl *callee = call->getDirectCallee();
+        callee && callee->getIdentifier() &&
+        (callee->getName() == "make_unique" || callee->getName() == "make_shared"))
+      if (const TemplateArgumentList *args = callee->getTemplateSpecializationArgs())
+        if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type &&
+            isScopedGuard(args->get(0).getAsType()->getAsCXXRecordDecl()))
+          return scopedGuard(call);
     ApiCallInfo info = classifyCall(call, facts_.options());
     std::string name = calleeName(call);
     const Expr *object = info.object;
@@ -1492,6 +1533,7 @@ private:
       marks.forward = marks.forward || callee.forward;
       marks.dataLoop = marks.dataLoop || callee.dataLoop;
     }
+    marks.work = marks.work || node.changesTrainingState;
     node.hasTrainingWork = marks.work;
     node.hasForward = marks.forward;
     node.enclosesDataLoop = marks.dataLoop;
