@@ -95,6 +95,35 @@ std::optional<FindingFix> resetFix(const TrainingLoop &loop, const TrainingEvent
   return fix;
 }
 
+/// Whether two events run in the same invocation of the same helpers.
+bool sameInvocation(const TrainingEvent &a, const TrainingEvent &b) {
+  if (a.callChain.size() != b.callChain.size())
+    return false;
+  for (size_t i = 0; i < a.callChain.size(); ++i)
+    if (a.callChain[i].call != b.callChain[i].call)
+      return false;
+  return true;
+}
+
+/// The first backward() a window-start reset must precede. In a training
+/// step function that holds its own window (reset, backward and the boundary
+/// step() in one call, the window counted in calls), it is the first one of
+/// the reset's own call: the function may be called more than once per
+/// iteration of the caller's loop.
+unsigned firstBackwardFor(const TrainingLoop &loop, const TrainingEvent &reset,
+                          unsigned firstBackward) {
+  bool stepsInSameCall = false;
+  for (const TrainingEvent *step : loop.eventsOf(EventKind::Step))
+    stepsInSameCall = stepsInSameCall ||
+                      (step->condition == EventCondition::Boundary && sameInvocation(reset, *step));
+  if (reset.callChain.empty() || !stepsInSameCall)
+    return firstBackward;
+  for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward))
+    if (sameInvocation(*backward, reset))
+      return backward->order;
+  return firstBackward;
+}
+
 /// `stash[k] += p.grad(); opt.zero_grad();`: the gradient was just added into
 /// a hand-written buffer, so the reset discards nothing the window needs.
 bool movedIntoBuffer(const TrainingLoop &loop, const TrainingEvent &reset) {
@@ -164,7 +193,7 @@ void MisplacedZeroGradCheck::check(const TrainingLoop &loop, CheckContext &conte
                 steps + " micro-batches), so step() applies only what is computed after it";
       break;
     case EventCondition::WindowStart:
-      if (reset->order < firstBackward)
+      if (reset->order < firstBackwardFor(loop, *reset, firstBackward))
         continue; // at the window start, before any gradient of the window exists
       message = "gradient reset at the window start runs after backward(); it discards the "
                 "first micro-batch's gradient of every window of " +
