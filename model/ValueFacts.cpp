@@ -1,6 +1,8 @@
 #include "model/ValueFacts.h"
+
 #include "model/ApiCalls.h"
 #include "model/AstHelpers.h"
+#include <algorithm>
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -59,8 +61,9 @@ const ValueDecl *declOfLValue(const Expr *expr) {
 class OriginCollector : public RecursiveASTVisitor<OriginCollector> {
 public:
   OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins,
-                  std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions)
-      : origins_(origins), constructions_(constructions) {}
+                  std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions,
+                  std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders)
+      : origins_(origins), constructions_(constructions), overriders_(overriders) {}
 
   // Helpers that are templates (or generic lambdas) are followed into their
   // instantiations, whose variables are distinct declarations.
@@ -123,6 +126,22 @@ public:
     }
     return true;
   }
+  /// Each defined override, under every method it overrides.
+  bool VisitCXXMethodDecl(CXXMethodDecl *method) {
+    if (method->doesThisDeclarationHaveABody())
+      addOverrider(method, method, 0);
+    return true;
+  }
+  void addOverrider(const CXXMethodDecl *method, const CXXMethodDecl *overrider, unsigned depth) {
+    if (depth > 8)
+      return;
+    for (const CXXMethodDecl *base : method->overridden_methods()) {
+      std::vector<const CXXMethodDecl *> &list = overriders_[base->getCanonicalDecl()];
+      if (std::find(list.begin(), list.end(), overrider) == list.end())
+        list.push_back(overrider);
+      addOverrider(base, overrider, depth + 1);
+    }
+  }
   /// Objects built from arguments (not copied or moved), also by
   /// std::make_unique / make_shared: where a scoped guard is created.
   bool VisitCXXConstructExpr(CXXConstructExpr *construct) {
@@ -166,6 +185,7 @@ public:
 private:
   std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins_;
   std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions_;
+  std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders_;
 };
 } // namespace
 
@@ -186,7 +206,7 @@ const Expr *SubstFrame::argumentFor(const ParmVarDecl *param) const {
 }
 
 void ValueFacts::collectOrigins(Decl *decl) {
-  OriginCollector collector(origins_, constructions_);
+  OriginCollector collector(origins_, constructions_, overriders_);
   collector.TraverseDecl(decl);
 }
 
@@ -205,6 +225,13 @@ const std::vector<ValueOrigin> &ValueFacts::originsOf(const ValueDecl *decl) con
 
 const std::vector<const Expr *> &ValueFacts::constructionsOf(const CXXRecordDecl *record) const {
   return constructions_[record];
+}
+
+const CXXMethodDecl *ValueFacts::soleOverrider(const CXXMethodDecl *method) const {
+  auto found = overriders_.find(method->getCanonicalDecl());
+  if (found == overriders_.end() || found->second.size() != 1)
+    return nullptr;
+  return found->second.front();
 }
 
 const SubstFrame *ValueFacts::pushFrame(const FunctionDecl *fn, const CallExpr *call,

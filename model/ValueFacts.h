@@ -93,6 +93,9 @@ public:
   /// Where user code builds an object of `record` from arguments (a
   /// constructor call, std::make_unique, std::make_shared).
   const std::vector<const clang::Expr *> &constructionsOf(const clang::CXXRecordDecl *record) const;
+  /// The one definition in user code that overrides a virtual method (a pure
+  /// `virtual Tensor loss(...) = 0;` and the trainer subclass that defines it).
+  const clang::CXXMethodDecl *soleOverrider(const clang::CXXMethodDecl *method) const;
 
   /// Follows helper parameters to the caller's argument.
   ResolvedExpr resolve(ResolvedExpr value) const;
@@ -162,6 +165,8 @@ private:
   ModelOptions options_;
   mutable std::map<const clang::ValueDecl *, std::vector<ValueOrigin>> origins_;
   mutable std::map<const clang::CXXRecordDecl *, std::vector<const clang::Expr *>> constructions_;
+  mutable std::map<const clang::CXXMethodDecl *, std::vector<const clang::CXXMethodDecl *>>
+      overriders_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;

@@ -437,11 +437,24 @@ struct EventWalker {
     return false;
   }
 
+  /// A virtual method declared without a body (pure, or defined elsewhere)
+  /// that one class of the translation unit overrides: that override runs.
+  const FunctionDecl *overrideOfUndefined(const CallExpr *call) const {
+    auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    if (!method || !method->isVirtual() || method->isDefined())
+      return nullptr;
+    const CXXMethodDecl *overrider = facts.soleOverrider(method);
+    return overrider ? inlinableDefinition(overrider, facts.context().getSourceManager())
+                     : nullptr;
+  }
+
   /// Follows a call into a function of the translation unit.
   void follow(const CallExpr *call, WalkState &state) {
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
     if (!callee)
       callee = callbackLambda(call, state.frame, facts); // on_step(), a std::function
+    if (!callee)
+      callee = overrideOfUndefined(call);
     if (!callee && isOpaque(call))
       state.opaqueCalls.push_back(call);
     if (!callee || state.calls.size() >= kMaxInlineDepth ||
@@ -636,6 +649,10 @@ const FunctionDecl *inlinableCallee(const CallExpr *call, const SourceManager &s
   }
   if (!callee)
     return nullptr;
+  return inlinableDefinition(callee, sm);
+}
+
+const FunctionDecl *inlinableDefinition(const FunctionDecl *callee, const SourceManager &sm) {
   const FunctionDecl *definition = callee->getDefinition();
   if (!definition) {
     // The pattern of a not-yet-instantiated template member.

@@ -88,6 +88,9 @@ void walkEvents(const clang::Stmt *stmt, WalkState &state, ValueFacts &facts);
 /// or null: the helpers both the walk and the loss scaling follow.
 const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *call,
                                            const clang::SourceManager &sm);
+/// The body of `callee` (or of its template pattern) when it is user code.
+const clang::FunctionDecl *inlinableDefinition(const clang::FunctionDecl *callee,
+                                               const clang::SourceManager &sm);
 
 // ---- LoopEnd.cpp
 
