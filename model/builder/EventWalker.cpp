@@ -152,7 +152,7 @@ struct EventWalker {
         state.events.back().event.module = facts.referencedDecl({object, state.frame});
       return;
     case ApiKind::TensorReset:
-      if (object && facts.readsGradient({object, state.frame}))
+      if (object && facts.readsGradient({object, state.frame}) && !onlyWhenUndefined(state))
         emit(state, EventKind::GradReset, call, call->getBeginLoc());
       return;
     case ApiKind::TensorScaleInPlace:
@@ -250,6 +250,8 @@ struct EventWalker {
           std::vector<RawFactor> factors;
           collectScaling(facts, {op->getArg(1), state.frame}, factors);
           if (clearsGradient(op->getArg(1))) {
+            if (onlyWhenUndefined(state))
+              return; // creates a zero gradient where there was none: clears nothing
             emit(state, EventKind::GradReset, call, call->getBeginLoc());
           } else if (const ValueDecl *source = readBuffer(op->getArg(1), state);
                      bool overwrites =
@@ -446,6 +448,29 @@ struct EventWalker {
     const CXXMethodDecl *overrider = facts.soleOverrider(method);
     return overrider ? inlinableDefinition(overrider, facts.context().getSourceManager())
                      : nullptr;
+  }
+
+  /// Inside `if (!p.grad().defined())`: the gradient written there was
+  /// undefined, so the write does not discard one.
+  bool onlyWhenUndefined(const WalkState &state) const {
+    for (const Guard &guard : state.guards) {
+      const Expr *condition = stripCasts(guard.condition);
+      bool wantsDefined = !guard.negated; // the code runs when the condition is this
+      if (auto *unary = dyn_cast<UnaryOperator>(condition); unary && unary->getOpcode() == UO_LNot) {
+        condition = stripCasts(unary->getSubExpr());
+        wantsDefined = !wantsDefined;
+      }
+      auto *call = dyn_cast<CXXMemberCallExpr>(condition);
+      const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+      if (wantsDefined || !callee || !callee->getIdentifier() || callee->getName() != "defined")
+        continue;
+      const Expr *tensor = stripCasts(call->getImplicitObjectArgument());
+      auto *access = dyn_cast<CallExpr>(tensor);
+      if ((access && classifyCall(access, facts.options()).kind == ApiKind::GradAccess) ||
+          facts.readsGradient({tensor, guard.frame}))
+        return true;
+    }
+    return false;
   }
 
   /// Follows a call into a function of the translation unit.
