@@ -29,7 +29,7 @@ bool passesClosure(const clang::Stmt *stmt) {
 /// expression is kept as written (`opt.`, `opt->`, `(*opt).`).
 std::optional<FindingFix> resetFix(const TrainingEvent &step, CheckContext &context) {
   const auto *call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(step.stmt);
-  if (!call || !step.callChain.empty() || passesClosure(call))
+  if (!call || passesClosure(call))
     return std::nullopt;
   const auto *member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
   if (!member || member->getBeginLoc().isMacroID() || member->getMemberLoc().isMacroID())
@@ -41,10 +41,20 @@ std::optional<FindingFix> resetFix(const TrainingEvent &step, CheckContext &cont
       ast.getSourceManager(), ast.getLangOpts());
   if (object.empty())
     return std::nullopt;
-  std::optional<SourceEdit> edit = fixits::insertStatement(
-      fixits::blockStatement(step, ast), /*after=*/true, object.str() + "zero_grad();", ast);
+  // In a helper the anchor is step() itself, in the helper's body.
+  const clang::Stmt *anchor = step.callChain.empty() ? fixits::blockStatement(step, ast)
+                                                     : fixits::statementInBlock(call, ast);
+  std::optional<SourceEdit> edit =
+      fixits::insertStatement(anchor, /*after=*/true, object.str() + "zero_grad();", ast);
   if (!edit)
     return std::nullopt;
+  // In a helper, every caller of that helper gets the reset: unsafe.
+  if (!step.callChain.empty())
+    return FindingFix{"reset the gradients right after step() in '" +
+                          step.callChain.back().callee->getNameAsString() +
+                          "' (every caller of it gets the reset)",
+                      false,
+                      {*edit}};
   return FindingFix{"reset the gradients right after step()", true, {*edit}};
 }
 

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-missing-grad-reset not-executable: the finding has no fix-it
+// CONFIRM-VERDICT: accum-missing-grad-reset confirmed: applied gradient at step 3: [0-9.]+x
 // The trainer's update helper clears the gradients only when asked to, and its one call
 // asks for nothing: `clear_after` keeps its default of false, so .grad is never reset.
 #include <torch/torch.h>
@@ -22,6 +22,8 @@ private:
   void apply_update(bool clear_after = false) {
     opt_.step();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: gradients are never reset {{.*}} [accum-missing-grad-reset]
+    // CHECK-FIXES-UNSAFE: {{^}}    opt_.step();{{$}}
+    // CHECK-FIXES-UNSAFE-NEXT: {{^}}    opt_.zero_grad();{{$}}
     if (clear_after)
       opt_.zero_grad();
   }

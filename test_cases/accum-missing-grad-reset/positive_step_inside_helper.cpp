@@ -1,9 +1,8 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-missing-grad-reset not-executable: no program-level fix
+// CONFIRM-VERDICT: accum-missing-grad-reset confirmed: applied gradient at step 3: [0-9.]+x
 // step() lives in a helper `apply_update()` called at the boundary; the helper only steps
-// and logs. Reported at the step() inside the helper (no fix-it: the helper may be shared).
-// Not executable: the finding has no fix-it (step() is in a helper) and the runtime has no
-// program-level fix for this check, so there is no fixed loop to compare against.
+// and logs. Reported at the step() inside the helper; the fix-it (unsafe: the helper may be
+// shared) adds the reset right after it there.
 #include <torch/torch.h>
 #include <iostream>
 
@@ -12,6 +11,8 @@ static int g_updates = 0;
 void apply_update(torch::optim::Optimizer &optimizer) {
   optimizer.step();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: gradients are never reset {{.*}} [accum-missing-grad-reset]
+  // CHECK-FIXES-UNSAFE: {{^}}  optimizer.step();{{$}}
+  // CHECK-FIXES-UNSAFE-NEXT: {{^}}  optimizer.zero_grad();{{$}}
   ++g_updates;
 }
 
