@@ -16,11 +16,6 @@ namespace fixits {
 
 namespace {
 
-const clang::Stmt *parentStmt(const clang::Stmt *node, clang::ASTContext &context) {
-  auto parents = context.getParents(*node);
-  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-}
-
 /// The blocks whose statements run once per micro-batch.
 bool isMicroBatchBlock(const clang::Stmt *block, const TrainingLoop &loop) {
   if (block == loopBody(loop.loop))

@@ -1,6 +1,7 @@
 #include "checks/Check.h"
 #include "checks/FixIts.h"
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
@@ -44,11 +45,6 @@ std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &co
            "steps on up to 2N - 1 micro-batches";
   return "they stay in .grad when the loop ends: no step() applies them here, and a later "
          "window that does adds them to its own";
-}
-
-const clang::Stmt *parentOf(const clang::Stmt *node, clang::ASTContext &context) {
-  auto parents = context.getParents(*node);
-  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
 }
 
 /// A comparison written without macros: the only condition that extending
@@ -199,10 +195,10 @@ std::optional<FindingFix> flushFix(const TrainingLoop &loop, CheckContext &conte
     return std::nullopt;
   // The `if` whose condition is the guard, and its braced boundary branch.
   const clang::Stmt *node = guard.condition;
-  const clang::Stmt *parent = parentOf(node, ast);
+  const clang::Stmt *parent = parentStmt(node, ast);
   while (parent && llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr>(parent)) {
     node = parent;
-    parent = parentOf(node, ast);
+    parent = parentStmt(node, ast);
   }
   const auto *branch = llvm::dyn_cast_or_null<clang::IfStmt>(parent);
   if (!branch || branch->getCond() != node || branch->getElse())

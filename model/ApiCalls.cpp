@@ -30,6 +30,17 @@ bool isOrDerivesFrom(const CXXRecordDecl *record, llvm::StringRef qualified) {
   return false;
 }
 
+QualType smartPointerMadeType(const CallExpr *call) {
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->getIdentifier() ||
+      (callee->getName() != "make_unique" && callee->getName() != "make_shared"))
+    return {};
+  const TemplateArgumentList *args = callee->getTemplateSpecializationArgs();
+  if (!args || args->size() < 1 || args->get(0).getKind() != TemplateArgument::Type)
+    return {};
+  return args->get(0).getAsType();
+}
+
 const Expr *stripImplicit(const Expr *expr) {
   while (expr) {
     const Expr *next = expr->IgnoreParenImpCasts();

@@ -68,6 +68,10 @@ bool isOrDerivesFrom(const clang::CXXRecordDecl *record, llvm::StringRef qualifi
 std::optional<std::string> dependentCalleeName(const clang::CallExpr *call,
                                                const clang::Expr **object);
 
+/// The type `std::make_unique<T>(...)` or `std::make_shared<T>(...)` builds
+/// (T); a null type for any other call.
+clang::QualType smartPointerMadeType(const clang::CallExpr *call);
+
 /// Strips parentheses, implicit casts, temporaries and implicit copies.
 const clang::Expr *stripImplicit(const clang::Expr *expr);
 

@@ -1,6 +1,7 @@
 #include "model/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -83,6 +84,42 @@ bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
     if (refersTo(child, decl))
       return true;
   return false;
+}
+
+const Stmt *parentStmt(const Stmt *stmt, ASTContext &context) {
+  DynTypedNodeList parents = context.getParents(*stmt);
+  return parents.empty() ? nullptr : parents[0].get<Stmt>();
+}
+
+const FunctionDecl *enclosingFunction(const Stmt *stmt, ASTContext &context) {
+  DynTypedNodeList parents = context.getParents(*stmt);
+  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
+    if (const auto *function = parents[0].get<FunctionDecl>())
+      return function;
+    if (parents[0].get<LambdaExpr>())
+      return nullptr;
+    parents = context.getParents(parents[0]);
+  }
+  return nullptr;
+}
+
+const IfStmt *enclosingIf(const Stmt *stmt, ASTContext &context, bool &inElse) {
+  const Stmt *child = stmt;
+  DynTypedNodeList parents = context.getParents(*stmt);
+  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
+    if (parents[0].get<Decl>() && !parents[0].get<VarDecl>())
+      return nullptr;
+    if (const auto *ifStmt = parents[0].get<IfStmt>()) {
+      if (child == ifStmt->getThen() || child == ifStmt->getElse()) {
+        inElse = child == ifStmt->getElse();
+        return ifStmt;
+      }
+    }
+    if (const auto *next = parents[0].get<Stmt>())
+      child = next;
+    parents = context.getParents(parents[0]);
+  }
+  return nullptr;
 }
 
 } // namespace gradlint

@@ -1,6 +1,7 @@
 // Small questions about Clang AST nodes that several parts of the model ask.
 #pragma once
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
@@ -33,5 +34,16 @@ const clang::Expr *localInitializer(const clang::ValueDecl *decl);
 
 /// Whether `stmt` reads or writes `decl`.
 bool refersTo(const clang::Stmt *stmt, const clang::ValueDecl *decl);
+
+/// The statement directly above `stmt` in the AST, or null at a function's
+/// body or a declaration.
+const clang::Stmt *parentStmt(const clang::Stmt *stmt, clang::ASTContext &context);
+
+/// The function whose body holds `stmt`; null inside a lambda.
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt *stmt, clang::ASTContext &context);
+
+/// The nearest `if` whose branch holds `stmt` in its function, and whether
+/// that branch is the else branch.
+const clang::IfStmt *enclosingIf(const clang::Stmt *stmt, clang::ASTContext &context, bool &inElse);
 
 } // namespace gradlint

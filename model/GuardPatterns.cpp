@@ -19,40 +19,6 @@ struct CounterTerm {
   bool isCounter = false; ///< the term is a plain (possibly incremented) variable
 };
 
-/// The function whose body holds `stmt`.
-const FunctionDecl *enclosingFunction(const Stmt *stmt, ASTContext &context) {
-  DynTypedNodeList parents = context.getParents(*stmt);
-  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
-    if (const auto *function = parents[0].get<FunctionDecl>())
-      return function;
-    if (parents[0].get<LambdaExpr>())
-      return nullptr;
-    parents = context.getParents(parents[0]);
-  }
-  return nullptr;
-}
-
-/// The nearest `if` whose branch holds `stmt` in its function, and whether
-/// that branch is the else branch.
-const IfStmt *enclosingIf(const Stmt *stmt, ASTContext &context, bool &inElse) {
-  const Stmt *child = stmt;
-  DynTypedNodeList parents = context.getParents(*stmt);
-  for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {
-    if (parents[0].get<Decl>() && !parents[0].get<VarDecl>())
-      return nullptr;
-    if (const auto *ifStmt = parents[0].get<IfStmt>()) {
-      if (child == ifStmt->getThen() || child == ifStmt->getElse()) {
-        inElse = child == ifStmt->getElse();
-        return ifStmt;
-      }
-    }
-    if (const auto *next = parents[0].get<Stmt>())
-      child = next;
-    parents = context.getParents(parents[0]);
-  }
-  return nullptr;
-}
-
 /// A flag a scoped guard object turns off: its constructor writes a constant
 /// (`ddp.require_sync = false`), its destructor restores it, and the code
 /// builds it in one place, under a condition (`if ((i + 1) % N != 0) guard =

@@ -151,14 +151,9 @@ public:
     return true;
   }
   void makeCall(const CallExpr *call) {
-    const FunctionDecl *callee = call->getDirectCallee();
-    if (!callee || !callee->getIdentifier() ||
-        (callee->getName() != "make_unique" && callee->getName() != "make_shared"))
-      return;
-    if (const TemplateArgumentList *args = callee->getTemplateSpecializationArgs())
-      if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type)
-        if (const CXXRecordDecl *record = args->get(0).getAsType()->getAsCXXRecordDecl())
-          constructions_[record].push_back(call);
+    QualType made = smartPointerMadeType(call);
+    if (const CXXRecordDecl *record = made.isNull() ? nullptr : made->getAsCXXRecordDecl())
+      constructions_[record].push_back(call);
   }
   bool VisitCallExpr(CallExpr *call) {
     makeCall(call);

@@ -864,13 +864,9 @@ private:
   }
 
   NodePtr callExpression(const CallExpr *call) {
-    if (const FunctionDecl *callee = call->getDirectCallee();
-        callee && callee->getIdentifier() &&
-        (callee->getName() == "make_unique" || callee->getName() == "make_shared"))
-      if (const TemplateArgumentList *args = callee->getTemplateSpecializationArgs())
-        if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type &&
-            isScopedGuard(args->get(0).getAsType()->getAsCXXRecordDecl()))
-          return scopedGuard(call);
+    if (QualType made = smartPointerMadeType(call);
+        !made.isNull() && isScopedGuard(made->getAsCXXRecordDecl()))
+      return scopedGuard(call);
     ApiCallInfo info = classifyCall(call, facts_.options());
     std::string name = calleeName(call);
     const Expr *object = info.object;
@@ -1149,14 +1145,10 @@ private:
         record = construct->getConstructor()->getParent();
         args.assign(construct->arg_begin(), construct->arg_end());
       } else if (auto *call = dyn_cast_or_null<CallExpr>(value)) {
-        std::string name = calleeName(call);
-        if ((name == "make_unique" || name == "make_shared") && call->getDirectCallee())
-          if (const TemplateArgumentList *targs =
-                  call->getDirectCallee()->getTemplateSpecializationArgs())
-            if (targs->size() >= 1 && targs->get(0).getKind() == TemplateArgument::Type) {
-              record = recordBehind(targs->get(0).getAsType());
-              args.assign(call->arg_begin(), call->arg_end());
-            }
+        if (QualType made = smartPointerMadeType(call); !made.isNull()) {
+          record = recordBehind(made);
+          args.assign(call->arg_begin(), call->arg_end());
+        }
       }
       if (!record || !isOrDerivesFrom(record, "torch::optim::StepLR") || args.size() < 2)
         continue;
@@ -1216,17 +1208,12 @@ private:
         if (!type.empty())
           return construct;
       }
-      if (auto *call = dyn_cast_or_null<CallExpr>(value)) {
-        std::string name = calleeName(call);
-        if ((name == "make_unique" || name == "make_shared") && call->getDirectCallee())
-          if (const TemplateArgumentList *args =
-                  call->getDirectCallee()->getTemplateSpecializationArgs())
-            if (args->size() >= 1 && args->get(0).getKind() == TemplateArgument::Type) {
-              type = optimizerTypeOf(recordBehind(args->get(0).getAsType()));
-              if (!type.empty())
-                return call;
-            }
-      }
+      if (auto *call = dyn_cast_or_null<CallExpr>(value))
+        if (QualType made = smartPointerMadeType(call); !made.isNull()) {
+          type = optimizerTypeOf(recordBehind(made));
+          if (!type.empty())
+            return call;
+        }
     }
     return nullptr;
   }

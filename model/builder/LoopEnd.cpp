@@ -20,14 +20,6 @@ namespace gradlint::builder {
 
 namespace {
 
-/// The statement's parent statement, or null at the function body's top.
-const Stmt *parentStmt(ASTContext &context, const Stmt *stmt) {
-  for (const DynTypedNode &parent : context.getParents(*stmt))
-    if (const auto *found = parent.get<Stmt>())
-      return found;
-  return nullptr;
-}
-
 bool contains(const Stmt *outer, SourceLocation inner, const SourceManager &sm) {
   return outer && inner.isValid() && !sm.isBeforeInTranslationUnit(inner, outer->getBeginLoc()) &&
          !sm.isBeforeInTranslationUnit(outer->getEndLoc(), inner);
@@ -182,8 +174,8 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
   // epoch loop's body, or the function's end.
   std::vector<std::pair<const Stmt *, const Stmt *>> enclosing; // (block, child holding the loop)
   const Stmt *child = loop.loop;
-  for (const Stmt *parent = parentStmt(context, child); parent;
-       child = parent, parent = parentStmt(context, parent)) {
+  for (const Stmt *parent = parentStmt(child, context); parent;
+       child = parent, parent = parentStmt(parent, context)) {
     if (isLoop(parent)) {
       end.epochLoop = parent;
       break;
