@@ -262,14 +262,23 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
   std::string where = end.epochLoop ? "of every epoch" : "of the loop";
   // Definite only when B and N are both known: otherwise the finding holds
   // for the batch counts that are not a multiple of N (--inconclusive).
+  // N may be known only as the default the command line leaves in place
+  // (`get_int("--accum", 4)`): the finding then holds for the code as shipped.
   const std::optional<int64_t> &batches = end.batchCountValue;
-  const std::optional<int64_t> &stepsValue = loop.window->steps.constant;
-  bool definite = batches && stepsValue && *stepsValue > 1;
+  const SymbolicValue &stepsSymbol = loop.window->steps;
+  std::optional<int64_t> stepsValue =
+      stepsSymbol.constant ? stepsSymbol.constant : stepsSymbol.inputDefault;
+  bool definite = batches && stepsValue && *stepsValue > 1 && *batches % *stepsValue != 0;
+  if (definite && !stepsSymbol.constant)
+    steps += " = " + std::to_string(*stepsValue) + " (its default; the command line can change it)";
   std::string count = batches ? std::to_string(*batches) : "";
-  if (definite && context.text(end.batchCount) != count)
-    count = context.text(end.batchCount) + " = " + count;
-  std::string leftOver = definite ? "the loop runs " + count + " batches, not a multiple of " +
-                                        steps + ": the " + std::to_string(*batches % *stepsValue) +
+  std::string bound = context.text(end.batchCount);
+  if (definite && !bound.empty() && bound != count)
+    count = bound + " = " + count;
+  if (definite)
+    count += end.batchCountOrigin.empty() ? " batches" : " batches (" + end.batchCountOrigin + ")";
+  std::string leftOver = definite ? "the loop runs " + count + ", not a multiple of " + steps +
+                                        ": the " + std::to_string(*batches % *stepsValue) +
                                         " micro-batches after its last "
                                   : "when the loop's batches are not a multiple of " + steps +
                                         ", the r = batches mod N micro-batches after its last ";

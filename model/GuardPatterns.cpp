@@ -137,6 +137,67 @@ std::optional<ParsedGuard> parseModuloComparison(const BinaryOperator *modulo, c
   return guard;
 }
 
+} // namespace
+
+const Expr *wrappedIncrementModulus(const Expr *value, const ValueDecl *counter,
+                                    ValueFacts &facts) {
+  const auto *modulo = dyn_cast<BinaryOperator>(stripCasts(value));
+  if (!modulo || modulo->getOpcode() != BO_Rem)
+    return nullptr;
+  const auto *sum = dyn_cast<BinaryOperator>(stripCasts(modulo->getLHS()));
+  if (!sum || sum->getOpcode() != BO_Add)
+    return nullptr;
+  for (auto [term, step] :
+       {std::pair{sum->getLHS(), sum->getRHS()}, {sum->getRHS(), sum->getLHS()}})
+    if (facts.referencedDecl({term, nullptr}) == counter && facts.constantInt({step, nullptr}) == 1)
+      return modulo->getRHS();
+  return nullptr;
+}
+
+namespace {
+
+/// `counter == 0` on a counter whose writes say what N is: one that wraps
+/// (`c = (c + 1) % N`) is at 0 on every N-th micro-batch, a modulo guard; a
+/// countdown (`--left`, reset with `left = N` where it reaches 0) reaches 0
+/// when N micro-batches have passed, the boundary. Others: the window start
+/// of a counter reset to 0, with N unknown.
+void readZeroTest(const ValueDecl *counter, WindowPattern &pattern, ValueFacts &facts) {
+  const Expr *wrap = nullptr, *reset = nullptr;
+  bool decremented = false, other = false;
+  for (const ValueOrigin &origin : facts.originsOf(counter)) {
+    if (origin.kind == ValueOrigin::Init)
+      continue;
+    if (origin.kind == ValueOrigin::Assign) {
+      if (const Expr *modulus = wrappedIncrementModulus(origin.value, counter, facts)) {
+        if (wrap && !facts.sameValue({wrap, nullptr}, {modulus, nullptr}))
+          return;
+        wrap = modulus;
+      } else if (std::optional<int64_t> value = facts.constantInt({origin.value, nullptr});
+                 (value && *value <= 0) ||
+                 (reset && !facts.sameValue({reset, nullptr}, {origin.value, nullptr}))) {
+        other = true;
+      } else {
+        reset = origin.value;
+      }
+      continue;
+    }
+    const auto *unary = dyn_cast_or_null<UnaryOperator>(origin.site);
+    if (unary && unary->isDecrementOp())
+      decremented = true;
+    else
+      other = true;
+  }
+  if (other)
+    return;
+  if (wrap && !reset && !decremented) {
+    pattern.form = GuardForm::Modulo;
+    pattern.steps = facts.resolve({wrap, nullptr});
+  } else if (decremented && reset && !wrap) {
+    pattern.steps = facts.resolve({reset, nullptr});
+    pattern.residue = -1;
+  }
+}
+
 std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const SubstFrame *frame,
                                            bool negated, ValueFacts &facts) {
   BinaryOperatorKind op = binary->getOpcode();
@@ -161,6 +222,8 @@ std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const S
       guard.holds = equal;
       if (limit && *limit - term.offset == 0) {
         guard.pattern.residue = 0; // the counter is at the start of a window
+        if (term.offset == 0)
+          readZeroTest(term.counter, guard.pattern, facts);
         return guard;
       }
       // counter + offset == N  <=>  boundary reached (offset 1 for "++c == N",

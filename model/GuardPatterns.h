@@ -37,6 +37,11 @@ struct ParsedGuard {
 std::optional<ParsedGuard> parseGuard(const clang::Expr *condition, const SubstFrame *frame,
                                       bool negated, ValueFacts &facts);
 
+/// N of `(counter + 1) % N` assigned back to the counter (a counter that
+/// wraps at N); null for anything else.
+const clang::Expr *wrappedIncrementModulus(const clang::Expr *value,
+                                           const clang::ValueDecl *counter, ValueFacts &facts);
+
 /// Residue in canonical form: in [0, N) when N is a known constant.
 int64_t canonicalResidue(int64_t residue, std::optional<int64_t> steps);
 

@@ -25,7 +25,10 @@ struct SymbolicValue {
   const clang::Expr *expr = nullptr; ///< where it was read (may be null)
   std::string text;                  ///< source spelling, e.g. "accum_steps"
   std::optional<int64_t> constant;   ///< its value when provably constant
-  clang::SourceLocation loc;         ///< where it was read
+  /// Its value when the command line and environment keep their defaults
+  /// (`get_int("--accum", 4)`); set when it is not a constant.
+  std::optional<int64_t> inputDefault;
+  clang::SourceLocation loc; ///< where it was read
 
   bool known() const { return expr != nullptr || constant.has_value(); }
   bool provablyOne() const { return constant && *constant == 1; }
@@ -201,6 +204,9 @@ struct LoopEnd {
   /// B's value when it is a constant: with a constant N, whether a partial
   /// window is left is then known (a definite finding), not conditional.
   std::optional<int64_t> batchCountValue;
+  /// Where that value comes from when the code computes it ("the data
+  /// loader's: MNIST's 60000 training images in batches of 64"); empty for a constant.
+  std::string batchCountOrigin;
 };
 
 /// Half-precision parameters: their .grad is half too, so backward() adds

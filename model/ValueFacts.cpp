@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -58,12 +59,20 @@ const ValueDecl *declOfLValue(const Expr *expr) {
   return nullptr;
 }
 
+bool isStdVector(QualType type) {
+  const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  return record && record->getIdentifier() && record->getName() == "vector" &&
+         record->isInStdNamespace();
+}
+
 class OriginCollector : public RecursiveASTVisitor<OriginCollector> {
 public:
   OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins,
                   std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions,
-                  std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders)
-      : origins_(origins), constructions_(constructions), overriders_(overriders) {}
+                  std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders,
+                  llvm::SmallPtrSetImpl<const CXXRecordDecl *> &rawRecords)
+      : origins_(origins), constructions_(constructions), overriders_(overriders),
+        rawRecords_(rawRecords) {}
 
   // Helpers that are templates (or generic lambdas) are followed into their
   // instantiations, whose variables are distinct declarations.
@@ -77,7 +86,7 @@ public:
   bool VisitVarDecl(VarDecl *var) {
     if (var->hasInit() && !isa<ParmVarDecl>(var))
       add(var, ValueOrigin::Init, var->getInit(), var->getInit());
-    return true;
+    return bindsNonConstReference(var);
   }
   bool VisitFieldDecl(FieldDecl *field) {
     if (field->hasInClassInitializer() && field->getInClassInitializer())
@@ -106,6 +115,13 @@ public:
   bool VisitUnaryOperator(UnaryOperator *op) {
     if (op->isIncrementDecrementOp())
       add(declOfLValue(op->getSubExpr()), ValueOrigin::OtherWrite, op, op);
+    // The address of a number in anything but a call's argument (recorded as
+    // an out-parameter there): `int *p = &cfg.steps;`.
+    if (op->getOpcode() == UO_AddrOf && !op->getType()->getPointeeType().isConstQualified())
+      if (const ValueDecl *decl = declOfLValue(op->getSubExpr());
+          decl && decl->getType().getNonReferenceType()->isScalarType() &&
+          !addressArguments_.count(op))
+        add(decl, ValueOrigin::OtherWrite, op, op);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *op) {
@@ -165,22 +181,96 @@ public:
             name == "true_divide_")
           add(declOfLValue(member->getImplicitObjectArgument()), ValueOrigin::InPlaceCall, member,
               member);
+        // A container's other size changes: its element count is no longer its pushes.
+        else if (name == "clear" || name == "resize" || name == "erase" || name == "insert" ||
+                 name == "pop_back" || name == "assign" || name == "swap" || name == "emplace")
+          add(declOfLValue(member->getImplicitObjectArgument()), ValueOrigin::OtherWrite, member,
+              member);
       }
-      return true;
     }
     // Out-parameters: MPI_Comm_size(MPI_COMM_WORLD, &world_size).
     for (const Expr *arg : call->arguments()) {
       if (auto *addr = dyn_cast<UnaryOperator>(stripImplicit(arg)))
-        if (addr->getOpcode() == UO_AddrOf)
+        if (addr->getOpcode() == UO_AddrOf) {
+          addressArguments_.insert(addr);
           add(declOfLValue(addr->getSubExpr()), ValueOrigin::OutParameter, call, call);
+          rawBytes(addr);
+        }
+    }
+    referenceArguments(call);
+    return true;
+  }
+  /// A number bound to a non-const reference parameter may be written by the
+  /// callee (`app.add_option("--accum", cfg.accum)`, `std::cin >> n`).
+  void referenceArguments(const CallExpr *call) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee)
+      return;
+    unsigned offset = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(callee) ? 1 : 0;
+    for (unsigned i = offset; i < call->getNumArgs(); ++i) {
+      unsigned index = i - offset;
+      if (index >= callee->getNumParams())
+        break;
+      QualType type = callee->getParamDecl(index)->getType();
+      if (!type->isReferenceType() || type.getNonReferenceType().isConstQualified())
+        continue;
+      const Expr *arg = stripImplicit(call->getArg(i));
+      const ValueDecl *decl = declOfLValue(arg);
+      if (decl &&
+          (decl->getType().getNonReferenceType()->isScalarType() || isStdVector(decl->getType())))
+        add(decl, ValueOrigin::OtherWrite, arg, call);
+    }
+  }
+  /// `int &n = cfg.steps;` and `&cfg.steps` (not as a call's argument): the
+  /// number may be written through the reference or the pointer.
+  bool bindsNonConstReference(VarDecl *var) {
+    QualType type = var->getType();
+    if (!type->isReferenceType() || type.getNonReferenceType().isConstQualified() ||
+        !var->getInit())
+      return true;
+    const ValueDecl *decl = declOfLValue(var->getInit());
+    if (decl && decl->getType().getNonReferenceType()->isScalarType())
+      add(decl, ValueOrigin::OtherWrite, var->getInit(), var->getInit());
+    return true;
+  }
+  /// Aggregate initialisation sets the fields it lists (`Config{8, 6}`).
+  bool VisitInitListExpr(InitListExpr *list) {
+    if (list->isSyntacticForm() && list->getSemanticForm())
+      return true;
+    const auto *record = list->getType()->getAsRecordDecl();
+    if (!record || record->isUnion())
+      return true;
+    unsigned index = 0;
+    for (const FieldDecl *field : record->fields()) {
+      if (index >= list->getNumInits())
+        break;
+      const Expr *init = list->getInit(index++);
+      if (init && !isa<ImplicitValueInitExpr>(init) && !isa<CXXDefaultInitExpr>(init))
+        add(field, ValueOrigin::Assign, init, list);
     }
     return true;
+  }
+  /// An object of a record read or written as raw bytes (`memcpy(&cfg, ...)`,
+  /// `in.read(reinterpret_cast<char *>(&cfg), ...)`): none of its fields keeps
+  /// its default for sure.
+  bool VisitCXXReinterpretCastExpr(CXXReinterpretCastExpr *cast) {
+    if (auto *addr = dyn_cast<UnaryOperator>(stripImplicit(cast->getSubExpr())))
+      rawBytes(addr);
+    return true;
+  }
+  void rawBytes(const UnaryOperator *addr) {
+    if (addr->getOpcode() != UO_AddrOf)
+      return;
+    if (const CXXRecordDecl *record = addr->getSubExpr()->getType()->getAsCXXRecordDecl())
+      rawRecords_.insert(record->getCanonicalDecl());
   }
 
 private:
   std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins_;
   std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions_;
   std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders_;
+  llvm::SmallPtrSetImpl<const CXXRecordDecl *> &rawRecords_;
+  llvm::SmallPtrSet<const UnaryOperator *, 16> addressArguments_;
 };
 } // namespace
 
@@ -201,7 +291,7 @@ const Expr *SubstFrame::argumentFor(const ParmVarDecl *param) const {
 }
 
 void ValueFacts::collectOrigins(Decl *decl) {
-  OriginCollector collector(origins_, constructions_, overriders_);
+  OriginCollector collector(origins_, constructions_, overriders_, rawRecords_);
   collector.TraverseDecl(decl);
 }
 
@@ -353,19 +443,65 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
     if (expr->getType()->isRealFloatingType() && expr->EvaluateAsFloat(floating, context_))
       return floating.convertToDouble();
     // A variable with a single, constant initialisation and no other writes.
-    // A field's default only counts when the field is const: a config
-    // struct's `int accum_steps = 8;` is usually set elsewhere.
+    // A field's default member initializer counts when its record is defined
+    // in the main file (no other translation unit can write it) and the file
+    // never writes the field otherwise (no assignment, constructor
+    // initializer, aggregate initialisation, non-const reference or address,
+    // raw-bytes copy of its record): a settings struct's `int minibatches = 6;`
+    // that nothing sets. A record of a header may be filled by a config parser
+    // elsewhere.
     const ValueDecl *decl = declOfLValue(expr);
     if (!decl || isa<ParmVarDecl>(decl))
       return std::nullopt;
-    if (isa<FieldDecl>(decl) && !decl->getType().isConstQualified())
+    if (auto *field = dyn_cast<FieldDecl>(decl);
+        field && !field->getType().isConstQualified() &&
+        (!field->hasInClassInitializer() ||
+         !context_.getSourceManager().isInMainFile(
+             context_.getSourceManager().getExpansionLoc(field->getParent()->getLocation())) ||
+         rawRecords_.count(cast<CXXRecordDecl>(field->getParent())->getCanonicalDecl())))
       return std::nullopt;
     const std::vector<ValueOrigin> &origins = originsOf(decl);
-    if (origins.size() != 1 || origins.front().kind != ValueOrigin::Init)
+    if (origins.empty() || origins.front().kind != ValueOrigin::Init)
       return std::nullopt;
+    if (origins.size() > 1)
+      return scaledBeforeRead(decl, origins, expr);
     value = {origins.front().value, nullptr};
   }
   return std::nullopt;
+}
+
+/// `double wd = 0.2; wd /= accum_steps;` read after the `/=`: a local whose
+/// initialisation is followed, in the same block and in no branch or loop of
+/// it, by constant `/=` and `*=` that all run before the read.
+std::optional<double> ValueFacts::scaledBeforeRead(const ValueDecl *decl,
+                                                   const std::vector<ValueOrigin> &origins,
+                                                   const Expr *read) const {
+  const auto *var = dyn_cast<VarDecl>(decl);
+  if (!var || !var->hasLocalStorage())
+    return std::nullopt;
+  DynTypedNodeList parents = context_.getParents(*var);
+  const auto *declaration = parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+  const Stmt *block = declaration ? parentStmt(declaration, context_) : nullptr;
+  if (!block)
+    return std::nullopt;
+  std::optional<double> result = constantNumber({origins.front().value, nullptr});
+  const SourceManager &sm = context_.getSourceManager();
+  for (size_t i = 1; i < origins.size() && result; ++i) {
+    const ValueOrigin &origin = origins[i];
+    if ((origin.kind != ValueOrigin::CompoundDivide &&
+         origin.kind != ValueOrigin::CompoundMultiply) ||
+        !sm.isBeforeInTranslationUnit(origin.site->getEndLoc(), read->getBeginLoc()))
+      return std::nullopt;
+    const Stmt *parent = parentStmt(origin.site, context_);
+    while (parent && parent != block && isa<CompoundStmt, ExprWithCleanups>(parent))
+      parent = parentStmt(parent, context_);
+    std::optional<double> operand = constantNumber({origin.value, nullptr});
+    if (parent != block || !operand ||
+        (origin.kind == ValueOrigin::CompoundDivide && *operand == 0))
+      return std::nullopt;
+    result = origin.kind == ValueOrigin::CompoundDivide ? *result / *operand : *result * *operand;
+  }
+  return result;
 }
 
 std::string ValueFacts::text(const Expr *expr) const {

@@ -157,6 +157,9 @@ private:
                     const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &decls,
                     std::optional<double> constant, unsigned depth,
                     bool skipDivisors = false) const;
+  std::optional<double> scaledBeforeRead(const clang::ValueDecl *decl,
+                                         const std::vector<ValueOrigin> &origins,
+                                         const clang::Expr *read) const;
   bool isWorldSizeImpl(ResolvedExpr value, unsigned depth) const;
   bool isWorldSizeDecl(const clang::ValueDecl *decl, unsigned depth) const;
   bool readsGradientImpl(ResolvedExpr value, unsigned depth, bool throughReductions) const;
@@ -167,6 +170,8 @@ private:
   mutable std::map<const clang::CXXRecordDecl *, std::vector<const clang::Expr *>> constructions_;
   mutable std::map<const clang::CXXMethodDecl *, std::vector<const clang::CXXMethodDecl *>>
       overriders_;
+  /// Records the file copies as raw bytes (memcpy, reinterpret_cast of their address).
+  llvm::SmallPtrSet<const clang::CXXRecordDecl *, 4> rawRecords_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> worldSizeDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;

@@ -548,6 +548,12 @@ struct EventWalker {
       if (compound->getOpcode() == BO_AddAssign &&
           facts.constantInt({compound->getRHS(), state.frame}) == 1)
         target = compound->getLHS();
+    } else if (auto *assign = dyn_cast<BinaryOperator>(stmt);
+               assign && assign->getOpcode() == BO_Assign) {
+      // `c = (c + 1) % N`: a counter that wraps at N.
+      const ValueDecl *written = facts.referencedDecl({assign->getLHS(), state.frame});
+      if (written && wrappedIncrementModulus(assign->getRHS(), written, facts))
+        target = assign->getLHS();
     }
     return target ? facts.referencedDecl({target, state.frame}) : nullptr;
   }

@@ -242,10 +242,20 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
 
   end.runsPerEpoch = end.epochLoop || isCalledInLoop(facts, loop.function);
 
-  if ((end.batchCount = countedBound(facts, loop.loop, counter))) {
+  if ((end.batchCount = countedBound(facts, loop.loop, counter)))
     end.batchCountMultipleOfSteps = multipleOfSteps(facts, end.batchCount, loop.window->steps);
-    end.batchCountValue = facts.constantInt({end.batchCount, nullptr});
-  }
+  // A range-for's own counter must start from 0 on each run of the loop.
+  const auto *counterVar = dyn_cast_or_null<VarDecl>(counter);
+  std::optional<int64_t> start = counterVar && counterVar->getInit()
+                                     ? facts.constantInt({counterVar->getInit(), nullptr})
+                                     : std::nullopt;
+  if (end.batchCount || (end.counter == CounterScope::RestartsWithLoop &&
+                         loop.window->guard.form == GuardForm::Modulo && start && *start == 0))
+    end.batchCountValue =
+        batchesPerRun(facts, loop.loop, end.batchCount, counter, end.batchCountOrigin);
+  const std::optional<int64_t> &steps = loop.window->steps.constant;
+  if (end.batchCountValue && steps && *steps > 0)
+    end.batchCountMultipleOfSteps = *end.batchCountValue % *steps == 0;
 }
 
 } // namespace gradlint::builder

@@ -3,6 +3,7 @@
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <functional>

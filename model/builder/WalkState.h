@@ -9,6 +9,9 @@
 //   CounterWrites.cpp     whether a counter is only ever incremented
 //   TripCount.cpp         the trip count of a nested window's inner loop (its N)
 //   LearningRate.cpp      the optimizer behind a step() and its learning rate
+//   LoopEnd.cpp           what happens to a window left open when the data runs out
+//   BatchCount.cpp        how many batches one run of an epoch loop takes
+//   InputDefaults.cpp     the value a setting has when the command line leaves it alone
 #pragma once
 
 #include "model/ApiCalls.h"
@@ -97,6 +100,23 @@ const clang::FunctionDecl *inlinableDefinition(const clang::FunctionDecl *callee
 /// Fills `loop.end`: the counter's scope, a flush after the loop, a reset
 /// between epochs, the counted loop's batch count.
 void readLoopEnd(ValueFacts &facts, TrainingLoop &loop);
+
+// ---- BatchCount.cpp
+
+/// How many batches one run of a loop takes from its data: the bound B of a
+/// counted loop (`i < data.size()`), or the elements of a range-for's range
+/// when `counter` counts its iterations from 0; `why` then says where the
+/// count comes from when it is not a plain constant.
+std::optional<int64_t> batchesPerRun(ValueFacts &facts, const clang::Stmt *loop,
+                                     const clang::Expr *bound, const clang::ValueDecl *counter,
+                                     std::string &why);
+
+// ---- InputDefaults.cpp
+
+/// The value `value` takes when the command line and the environment leave
+/// it alone (`get_int("--accum", 4)`, `argc > 1 ? stoll(argv[1]) : 4`), or
+/// its constant value; nothing when the code does not show one.
+std::optional<int64_t> inputDefault(ValueFacts &facts, ResolvedExpr value);
 
 // ---- ParameterPrecision.cpp
 

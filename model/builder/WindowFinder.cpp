@@ -238,6 +238,8 @@ std::optional<TrainingLoop> findTrainingLoop(ValueFacts &facts, std::vector<RawE
     if (window) {
       AccumulationWindow accumulation;
       accumulation.steps = facts.symbolic(window->steps);
+      if (!accumulation.steps.constant)
+        accumulation.steps.inputDefault = inputDefault(facts, window->steps);
       accumulation.guard.form = window->form;
       // The condition as written at the guard (not the flag's or helper's inside).
       accumulation.guard.condition = matched.condition;

@@ -1,9 +1,10 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-divided-weight-decay not-confirmed: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-divided-weight-decay confirmed
 // The decay read from the run's settings is scaled down in place (`wd /= accum_steps`)
 // before the optimizer is built; reported at the `/=`, which the fix-it deletes (only the
-// options read `wd` afterwards). The runtime does not read the decay through the `/=`, so
-// the fixed loop changes nothing it ran (not-confirmed).
+// options read `wd` afterwards). Nothing writes settings.wd, so it keeps its default 0.2, and
+// the `/=` runs before the options read wd: the runtime trains with 0.1 as written against
+// 0.2 fixed (confirmed).
 #include <torch/torch.h>
 
 struct RunSettings {
