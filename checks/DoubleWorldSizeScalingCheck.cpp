@@ -151,7 +151,7 @@ void DoubleWorldSizeScalingCheck::check(const TrainingLoop &loop, CheckContext &
     const ScaleFactor *factor = worldSizeFactor(event);
     if (!factor)
       continue;
-    if (event.kind == EventKind::Backward)
+    if (event.kind == EventKind::Backward && !event.sharedBackward)
       reportAt(*factor, "loss is");
     else if (event.kind == EventKind::GradDivide)
       reportAt(*factor, "gradients are");

@@ -179,7 +179,7 @@ void Fp16GradAccumulationCheck::check(const TrainingLoop &loop, CheckContext &co
   const TrainingEvent *accumulating = nullptr;
   for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward))
     if (backward->condition == EventCondition::EveryMicroBatch &&
-        !backward->steppedEveryMicroBatch) {
+        !backward->steppedEveryMicroBatch && !backward->sharedBackward) {
       accumulating = backward;
       break;
     }

@@ -115,7 +115,7 @@ void MissingLossDivisionCheck::check(const TrainingLoop &loop, CheckContext &con
   std::string stepsText = loop.window->steps.text.empty() ? "N" : loop.window->steps.text;
   for (const TrainingEvent *backward : loop.eventsOf(EventKind::Backward)) {
     if (backward->condition != EventCondition::EveryMicroBatch ||
-        backward->steppedEveryMicroBatch || dividesBySteps(*backward) ||
+        backward->steppedEveryMicroBatch || backward->sharedBackward || dividesBySteps(*backward) ||
         mayDivideBySteps(*backward))
       continue;
     Finding result = finding(

@@ -90,6 +90,8 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
         out << " inner-loop";
       if (event.steppedEveryMicroBatch)
         out << " other-optimizer";
+      if (event.sharedBackward)
+        out << " shared";
       if (event.optimizer)
         out << " optimizer=" << event.optimizer->getName();
       if (event.kind == EventKind::AllReduce)

@@ -142,6 +142,11 @@ struct TrainingEvent {
   /// (a GAN's discriminator): it runs before such a step() and after the
   /// previous one, so it is not part of the accumulation window.
   bool steppedEveryMicroBatch = false;
+  /// A backward() of another optimizer's window, counted in this one too:
+  /// this optimizer's own events hold no backward() (its loss is computed
+  /// and backpropagated with the other model's, a GAN's generator). Findings
+  /// about the backward() itself are reported with its own window.
+  bool sharedBackward = false;
   /// A `return`, `continue` or `break` ends the branch the event runs in: the
   /// rest of this statement (a function body, a loop body) does not run after
   /// it (`if (overflow) { zero_grad(); return false; } step();`).

@@ -79,6 +79,25 @@ std::vector<std::vector<RawEvent>> splitByOptimizer(ValueFacts &facts,
       group = groupByPosition(raw);
     groups[group].push_back(raw);
   }
+  // An optimizer left with no backward() of its own (the position rule gave
+  // them all to the other's step, which comes later in the same branch)
+  // still accumulates: its gradients come from the backward() calls of the
+  // micro-batch before its step. Which model each backward() feeds is not
+  // traced, so it sees them all.
+  for (std::vector<RawEvent> &group : groups) {
+    auto isBackward = [](const RawEvent &raw) { return raw.event.kind == EventKind::Backward; };
+    auto step = std::find_if(group.begin(), group.end(), [](const RawEvent &raw) {
+      return raw.event.kind == EventKind::Step;
+    });
+    if (step == group.end() || std::any_of(group.begin(), group.end(), isBackward))
+      continue;
+    unsigned stepOrder = step->event.order;
+    for (const RawEvent &raw : raws)
+      if (isBackward(raw) && raw.event.order < stepOrder) {
+        group.push_back(raw);
+        group.back().event.sharedBackward = true;
+      }
+  }
   return groups;
 }
 

@@ -12,12 +12,12 @@ void train(torch::nn::Linear &model, const std::vector<torch::Tensor> &inputs, i
   for (int epoch = 0; epoch < epochs; ++epoch) {
     for (const auto &x : inputs) {
       (model->forward(x).pow(2).mean() / accumulation).backward();
-      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+      torch::nn::utils::clip_grad_norm_(model->parameters(), 0.05);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradient clipping runs on every micro-batch of an accumulation window of N = accumulation = 4{{.*}} [accum-per-micro-batch-clip]
       // CHECK-FIXES: {{^}}      (model->forward(x).pow(2).mean() / accumulation).backward();{{$}}
       // CHECK-FIXES-NEXT: {{^}}      --left;{{$}}
       // CHECK-FIXES-NEXT: {{^}}      if (left == 0) {{{$}}
-      // CHECK-FIXES-NEXT: {{^}}        torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);{{$}}
+      // CHECK-FIXES-NEXT: {{^}}        torch::nn::utils::clip_grad_norm_(model->parameters(), 0.05);{{$}}
       --left;
       if (left == 0) {
         sgd.step();

@@ -7,7 +7,7 @@
 
 void train(torch::nn::Linear &head, const std::vector<torch::Tensor> &batches, int accumulate) {
   torch::optim::SGD sgd(head->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
-  torch::optim::StepLR schedule(sgd, /*step_size=*/1000, /*gamma=*/0.1);
+  torch::optim::StepLR schedule(sgd, /*step_size=*/2, /*gamma=*/0.1);
   int micro = 0;
   for (int epoch = 0; epoch < 5; ++epoch) {
     for (const auto &batch : batches) {
