@@ -1,6 +1,7 @@
 #include "checks/Check.h"
 #include "checks/FixIts.h"
 #include "model/ApiCalls.h"
+#include "model/AstHelpers.h"
 #include "model/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -108,7 +109,7 @@ std::optional<FindingFix> float32Fix(const TrainingLoop &loop, CheckContext &con
   for (const ValueFacts::DtypeConversion &candidate : context.facts().conversions)
     if (candidate.call == conversion)
       converting = candidate.function;
-  const clang::FunctionDecl *training = loop.function;
+  const clang::FunctionDecl *training = writtenFunction(loop.function);
   if (!converting || !converting->getBody() || !training || !training->getBody())
     return std::nullopt;
   const clang::SourceManager &sm = context.sourceManager();

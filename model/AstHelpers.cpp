@@ -86,6 +86,13 @@ bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
   return false;
 }
 
+const FunctionDecl *writtenFunction(const FunctionDecl *function) {
+  if (!function)
+    return nullptr;
+  const FunctionDecl *pattern = function->getTemplateInstantiationPattern();
+  return pattern ? pattern : function;
+}
+
 const Stmt *parentStmt(const Stmt *stmt, ASTContext &context) {
   DynTypedNodeList parents = context.getParents(*stmt);
   return parents.empty() ? nullptr : parents[0].get<Stmt>();

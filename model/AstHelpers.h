@@ -35,6 +35,10 @@ const clang::Expr *localInitializer(const clang::ValueDecl *decl);
 /// Whether `stmt` reads or writes `decl`.
 bool refersTo(const clang::Stmt *stmt, const clang::ValueDecl *decl);
 
+/// The function as written in the file: a template instantiation's pattern,
+/// else the function itself.
+const clang::FunctionDecl *writtenFunction(const clang::FunctionDecl *function);
+
 /// The statement directly above `stmt` in the AST, or null at a function's
 /// body or a declaration.
 const clang::Stmt *parentStmt(const clang::Stmt *stmt, clang::ASTContext &context);

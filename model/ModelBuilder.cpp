@@ -89,8 +89,10 @@ struct ModelBuilder::Impl {
     }
 
     bool VisitFunctionDecl(FunctionDecl *fn) {
-      if (fn->doesThisDeclarationHaveABody() && fn->getBody())
-        add(impl->analyseScope(fn->getBody(), nullptr, fn));
+      if (!fn->doesThisDeclarationHaveABody() || !fn->getBody())
+        return true;
+      const FunctionDecl *walked = instantiationOrSelf(fn);
+      add(impl->analyseScope(walked->getBody(), nullptr, walked));
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *lambda) {
@@ -100,9 +102,66 @@ struct ModelBuilder::Impl {
       return true;
     }
     bool visitLoop(Stmt *stmt) {
-      if (isUserCode(impl->sm(), stmt->getBeginLoc()))
-        add(impl->analyseScope(loopBody(stmt), stmt, current()));
+      if (!isUserCode(impl->sm(), stmt->getBeginLoc()))
+        return true;
+      // In the template's one instantiation, the same loop with its calls resolved.
+      const FunctionDecl *function = current();
+      const FunctionDecl *walked = function ? instantiationOrSelf(function) : nullptr;
+      if (walked && walked != function)
+        if (const Stmt *same = sameStatement(walked->getBody(), stmt)) {
+          add(impl->analyseScope(loopBody(same), same, walked));
+          return true;
+        }
+      add(impl->analyseScope(loopBody(stmt), stmt, function));
       return true;
+    }
+
+    /// A function of a template (a class template's member, a function
+    /// template) is read in the one instantiation the file makes of it: there
+    /// `model->parameters()` and `p.grad()` are resolved calls, where the
+    /// template's own text has dependent names the model cannot follow. With
+    /// none or several instantiations, the template's text is read.
+    static const FunctionDecl *instantiationOrSelf(const FunctionDecl *fn) {
+      if (!fn->isDependentContext() ||
+          (isa<CXXMethodDecl>(fn) && cast<CXXMethodDecl>(fn)->getParent()->isLambda()))
+        return fn;
+      const FunctionDecl *found = nullptr;
+      auto consider = [&](const FunctionDecl *candidate) {
+        if (!candidate || !candidate->hasBody() || !candidate->getBody() || candidate == found)
+          return true;
+        if (found)
+          return false;
+        found = candidate;
+        return true;
+      };
+      if (const FunctionTemplateDecl *described = fn->getDescribedFunctionTemplate()) {
+        for (const FunctionDecl *spec : described->specializations())
+          if (!consider(spec->getDefinition()))
+            return fn;
+      } else if (const auto *method = dyn_cast<CXXMethodDecl>(fn)) {
+        const ClassTemplateDecl *owner = method->getParent()->getDescribedClassTemplate();
+        if (!owner)
+          return fn;
+        for (const ClassTemplateSpecializationDecl *spec : owner->specializations())
+          for (const CXXMethodDecl *candidate : spec->methods())
+            if (candidate->getTemplateInstantiationPattern() == fn &&
+                !consider(candidate->getDefinition()))
+              return fn;
+      }
+      return found ? found : fn;
+    }
+
+    /// The statement of `body` at the same place and of the same class as `stmt`.
+    static const Stmt *sameStatement(const Stmt *body, const Stmt *stmt) {
+      if (!body)
+        return nullptr;
+      if (body->getStmtClass() == stmt->getStmtClass() &&
+          body->getBeginLoc() == stmt->getBeginLoc() && body->getEndLoc() == stmt->getEndLoc())
+        return body;
+      for (const Stmt *child : body->children())
+        if (const Stmt *found = sameStatement(child, stmt))
+          return found;
+      return nullptr;
     }
     bool VisitForStmt(ForStmt *s) { return visitLoop(s); }
     bool VisitWhileStmt(WhileStmt *s) { return visitLoop(s); }

@@ -240,7 +240,7 @@ void readLoopEnd(ValueFacts &facts, TrainingLoop &loop) {
       setsToZero(facts, scope, counter, loop.loop))
     end.counter = CounterScope::RestartsWithLoop;
 
-  end.runsPerEpoch = end.epochLoop || isCalledInLoop(facts, loop.function);
+  end.runsPerEpoch = end.epochLoop || isCalledInLoop(facts, writtenFunction(loop.function));
 
   if ((end.batchCount = countedBound(facts, loop.loop, counter)))
     end.batchCountMultipleOfSteps = multipleOfSteps(facts, end.batchCount, loop.window->steps);

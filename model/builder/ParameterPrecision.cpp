@@ -176,7 +176,9 @@ const CallExpr *lastCallOf(const FunctionDecl *caller, const FunctionDecl *funct
 /// Unordered (an fp32 path), also in a function the loop's function calls.
 bool related(const ValueFacts::DtypeConversion &conversion, const TrainingLoop &loop,
              const SourceManager &sm, bool ordered) {
-  const FunctionDecl *where = conversion.function, *function = loop.function;
+  // The conversions are read in the template's text; the loop may be read in
+  // its instantiation.
+  const FunctionDecl *where = conversion.function, *function = writtenFunction(loop.function);
   SourceLocation at = conversion.call->getBeginLoc();
   if (where->getCanonicalDecl() == function->getCanonicalDecl())
     return !ordered || (loop.loop && sm.isBeforeInTranslationUnit(at, loop.loop->getBeginLoc()));

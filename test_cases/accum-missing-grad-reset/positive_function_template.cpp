@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-missing-grad-reset not-executable: no program-level fix
+// CONFIRM-VERDICT: accum-missing-grad-reset confirmed
 // Training loop as a function template over the optimizer type, instantiated with SGD;
-// the loop itself never resets the gradients.
-// Not executable: `optimizer.step()` on the template parameter type gets no fix-it, and the
-// runtime has no program-level fix for this check, so there is no fixed loop to run.
+// the loop itself never resets the gradients. The template is read in its one instantiation,
+// where `optimizer.step()` is SGD's: the fix-it adds the reset after it, and the fixed loop
+// matches the reference (confirmed).
 #include <torch/torch.h>
 
 template <typename Optimizer>
@@ -18,6 +18,8 @@ double train_epoch(torch::nn::Sequential &net, Optimizer &optimizer,
     if (i % kMicroBatches == kMicroBatches - 1) {
       optimizer.step();
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: gradients are never reset {{.*}} [accum-missing-grad-reset]
+      // CHECK-FIXES: {{^}}      optimizer.step();{{$}}
+      // CHECK-FIXES-NEXT: {{^}}      optimizer.zero_grad();{{$}}
     }
   }
   return total;

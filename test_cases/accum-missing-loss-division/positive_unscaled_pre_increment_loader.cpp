@@ -11,6 +11,8 @@ void epoch(torch::nn::Sequential net, torch::optim::SGD &sgd, Loader &loader) {
     auto loss = torch::nll_loss(net->forward(batch.data), batch.target);
     loss.backward();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: loss passed to backward() is not divided by the accumulation steps {{.*}} [accum-missing-loss-division]
+    // CHECK-FIXES: {{^}}    auto loss = torch::nll_loss(net->forward(batch.data), batch.target);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    (loss / kMicro).backward();{{$}}
     if (++micro == kMicro) {
       sgd.step();
       sgd.zero_grad();
