@@ -198,6 +198,13 @@ void readZeroTest(const ValueDecl *counter, WindowPattern &pattern, ValueFacts &
   }
 }
 
+/// A counter holds a number: `precision == PrecisionMode::FP16` compares an
+/// enum, `done == true` a flag, neither counts micro-batches.
+bool countsNumbers(const ValueDecl *counter) {
+  QualType type = counter->getType().getNonReferenceType();
+  return !type->isEnumeralType() && !type->isBooleanType();
+}
+
 std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const SubstFrame *frame,
                                            bool negated, ValueFacts &facts) {
   BinaryOperatorKind op = binary->getOpcode();
@@ -213,7 +220,7 @@ std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const S
       const Expr *counterSide = side == 0 ? lhs : rhs;
       const Expr *limitSide = side == 0 ? rhs : lhs;
       CounterTerm term = readCounter(counterSide, frame, facts);
-      if (!term.counter || facts.constantInt({counterSide, frame}))
+      if (!term.counter || !countsNumbers(term.counter) || facts.constantInt({counterSide, frame}))
         continue;
       std::optional<int64_t> limit = facts.constantInt({limitSide, frame});
       ParsedGuard guard;
@@ -244,7 +251,7 @@ std::optional<ParsedGuard> parseComparison(const BinaryOperator *binary, const S
     // micro >= N holds at the boundary; micro < N is its negation.
     bool atLeast = op == BO_GE || op == BO_GT;
     CounterTerm term = readCounter(lhs, frame, facts);
-    if (!term.counter || facts.constantInt({lhs, frame}))
+    if (!term.counter || !countsNumbers(term.counter) || facts.constantInt({lhs, frame}))
       return std::nullopt;
     ParsedGuard guard;
     guard.pattern.form = GuardForm::CounterReachesN;

@@ -164,6 +164,13 @@ struct EventWalker {
             emit(state, EventKind::GradReset, call, call->getBeginLoc());
             return;
           }
+        // grad.mul_(max_norm / total_norm), the factor computed from the
+        // gradients' norm: a hand-written clip.
+        if (!dividesInPlace(call, info) && !facts.constantNumber({info.operand, state.frame}) &&
+            facts.readsGradient({info.operand, state.frame})) {
+          emit(state, EventKind::Clip, call, call->getBeginLoc());
+          return;
+        }
         const Expr *divisor = dividesInPlace(call, info)
                                   ? info.operand
                                   : reciprocalOf(facts, info.operand, state.frame);
