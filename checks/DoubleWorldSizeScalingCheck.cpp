@@ -1,4 +1,5 @@
 #include "checks/Check.h"
+#include "model/AstHelpers.h"
 
 #include "model/ApiCalls.h"
 
@@ -147,6 +148,11 @@ void DoubleWorldSizeScalingCheck::check(const TrainingLoop &loop, CheckContext &
     // The averaging division itself, also where its helper runs again on
     // other parameters (the generator's, then the discriminator's).
     if (averagingDivide && event.stmt == averagingDivide->stmt)
+      continue;
+    // A division on the other path of an `if` whose one path holds the
+    // averaging division (a CUDA and an MPI communicator): only one runs.
+    if (averagingDivide && event.stmt && averagingDivide->stmt &&
+        inExclusiveBranches(event.stmt, averagingDivide->stmt, context.astContext()))
       continue;
     const ScaleFactor *factor = worldSizeFactor(event);
     if (!factor)

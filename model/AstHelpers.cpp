@@ -86,6 +86,25 @@ bool refersTo(const Stmt *stmt, const ValueDecl *decl) {
   return false;
 }
 
+bool inExclusiveBranches(const Stmt *a, const Stmt *b, ASTContext &context) {
+  // The branch of each enclosing `if` that holds `a`.
+  std::vector<std::pair<const IfStmt *, const Stmt *>> branchesOfA;
+  const Stmt *child = a;
+  for (const Stmt *parent = parentStmt(a, context); parent;
+       child = parent, parent = parentStmt(parent, context))
+    if (const auto *branch = dyn_cast<IfStmt>(parent))
+      branchesOfA.push_back({branch, child});
+  child = b;
+  for (const Stmt *parent = parentStmt(b, context); parent;
+       child = parent, parent = parentStmt(parent, context))
+    if (const auto *branch = dyn_cast<IfStmt>(parent))
+      for (auto [ifA, childA] : branchesOfA)
+        if (ifA == branch && childA != child && child != branch->getCond() &&
+            childA != branch->getCond())
+          return true;
+  return false;
+}
+
 const FunctionDecl *writtenFunction(const FunctionDecl *function) {
   if (!function)
     return nullptr;

@@ -35,6 +35,10 @@ const clang::Expr *localInitializer(const clang::ValueDecl *decl);
 /// Whether `stmt` reads or writes `decl`.
 bool refersTo(const clang::Stmt *stmt, const clang::ValueDecl *decl);
 
+/// Whether `a` and `b` lie in the two branches of one `if` (then and else):
+/// at most one of them runs each time.
+bool inExclusiveBranches(const clang::Stmt *a, const clang::Stmt *b, clang::ASTContext &context);
+
 /// The function as written in the file: a template instantiation's pattern,
 /// else the function itself.
 const clang::FunctionDecl *writtenFunction(const clang::FunctionDecl *function);

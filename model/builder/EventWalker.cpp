@@ -252,8 +252,18 @@ struct EventWalker {
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(call)) {
       if (op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
         const Expr *lhs = stripImplicit(op->getArg(0));
+        // `p.grad().data() = ...` (also through `auto g = p.mutable_grad();`):
+        // assigning to the tensor data() returns writes the gradient's own storage.
+        bool viaData = false;
+        if (auto *data = dyn_cast<CXXMemberCallExpr>(lhs);
+            data && data->getNumArgs() == 0 && data->getDirectCallee() &&
+            data->getDirectCallee()->getIdentifier() && data->getDirectCallee()->getName() == "data") {
+          lhs = stripImplicit(data->getImplicitObjectArgument());
+          viaData = true;
+        }
         auto *lhsCall = dyn_cast<CallExpr>(lhs);
-        if (lhsCall && classifyCall(lhsCall, facts.options()).kind == ApiKind::GradAccess) {
+        if ((lhsCall && classifyCall(lhsCall, facts.options()).kind == ApiKind::GradAccess) ||
+            (viaData && isGradientItself(lhs, facts.options()))) {
           std::vector<RawFactor> factors;
           collectScaling(facts, {op->getArg(1), state.frame}, factors);
           if (clearsGradient(op->getArg(1))) {
