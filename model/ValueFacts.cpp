@@ -61,9 +61,18 @@ const ValueDecl *declOfLValue(const Expr *expr) {
 }
 
 bool isStdVector(QualType type) {
+  if (type.isNull() || type.getNonReferenceType().isNull())
+    return false;
   const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
   return record && record->getIdentifier() && record->getName() == "vector" &&
          record->isInStdNamespace();
+}
+
+/// A variable or field of a scalar type (a number, a pointer, an enum).
+bool holdsNumber(const ValueDecl *decl) {
+  QualType type = decl->getType();
+  return !type.isNull() && !type.getNonReferenceType().isNull() &&
+         type.getNonReferenceType()->isScalarType();
 }
 
 class OriginCollector : public RecursiveASTVisitor<OriginCollector> {
@@ -118,10 +127,11 @@ public:
       add(declOfLValue(op->getSubExpr()), ValueOrigin::OtherWrite, op, op);
     // The address of a number in anything but a call's argument (recorded as
     // an out-parameter there): `int *p = &cfg.steps;`.
-    if (op->getOpcode() == UO_AddrOf && !op->getType()->getPointeeType().isConstQualified())
+    // (Types may be null or dependent in templates and in code with errors.)
+    QualType pointee = op->getType().isNull() ? QualType() : op->getType()->getPointeeType();
+    if (op->getOpcode() == UO_AddrOf && !pointee.isNull() && !pointee.isConstQualified())
       if (const ValueDecl *decl = declOfLValue(op->getSubExpr());
-          decl && decl->getType().getNonReferenceType()->isScalarType() &&
-          !addressArguments_.count(op))
+          decl && holdsNumber(decl) && !addressArguments_.count(op))
         add(decl, ValueOrigin::OtherWrite, op, op);
     return true;
   }
@@ -213,12 +223,13 @@ public:
       if (index >= callee->getNumParams())
         break;
       QualType type = callee->getParamDecl(index)->getType();
-      if (!type->isReferenceType() || type.getNonReferenceType().isConstQualified())
+      if (type.isNull() || !type->isReferenceType() ||
+          type.getNonReferenceType().isConstQualified())
         continue;
       const Expr *arg = stripImplicit(call->getArg(i));
       const ValueDecl *decl = declOfLValue(arg);
       if (decl &&
-          (decl->getType().getNonReferenceType()->isScalarType() || isStdVector(decl->getType())))
+          (holdsNumber(decl) || (!decl->getType().isNull() && isStdVector(decl->getType()))))
         add(decl, ValueOrigin::OtherWrite, arg, call);
     }
   }
@@ -226,11 +237,11 @@ public:
   /// number may be written through the reference or the pointer.
   bool bindsNonConstReference(VarDecl *var) {
     QualType type = var->getType();
-    if (!type->isReferenceType() || type.getNonReferenceType().isConstQualified() ||
-        !var->getInit())
+    if (type.isNull() || !type->isReferenceType() ||
+        type.getNonReferenceType().isConstQualified() || !var->getInit())
       return true;
     const ValueDecl *decl = declOfLValue(var->getInit());
-    if (decl && decl->getType().getNonReferenceType()->isScalarType())
+    if (decl && holdsNumber(decl))
       add(decl, ValueOrigin::OtherWrite, var->getInit(), var->getInit());
     return true;
   }

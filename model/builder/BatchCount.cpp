@@ -24,6 +24,8 @@ bool named(const NamedDecl *decl, llvm::StringRef name) {
 }
 
 bool isStdContainer(QualType type) {
+  if (type.isNull() || type.getNonReferenceType().isNull())
+    return false;
   const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
   return record && (named(record, "vector") || named(record, "deque")) &&
          record->isInStdNamespace();
@@ -309,7 +311,7 @@ private:
   /// A const reference (or copy) parameter: every caller passes the same count.
   std::optional<int64_t> fromCallers(const ParmVarDecl *param, unsigned depth) {
     QualType type = param->getType();
-    if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+    if (type.isNull() || (type->isReferenceType() && !type.getNonReferenceType().isConstQualified()))
       return std::nullopt;
     const auto *function = dyn_cast<FunctionDecl>(param->getDeclContext());
     if (!function)

@@ -41,9 +41,9 @@ bool readsInput(const Stmt *stmt) {
       decl = ref->getDecl();
     else if (auto *member = dyn_cast<MemberExpr>(expr))
       decl = member->getMemberDecl();
-    if (decl) {
+    if (decl && !decl->getType().isNull()) {
       QualType type = decl->getType().getNonReferenceType();
-      if ((type->isPointerType() || type->isArrayType()) &&
+      if (!type.isNull() && (type->isPointerType() || type->isArrayType()) &&
           type->getPointeeOrArrayElementType()->isPointerType() &&
           type->getPointeeOrArrayElementType()->getPointeeType()->isCharType())
         return true; // char **argv
@@ -73,7 +73,7 @@ std::optional<int64_t> defaultOf(ValueFacts &facts, ResolvedExpr value, unsigned
   if (const auto *call = dyn_cast<CallExpr>(expr)) {
     // A reader of the user's code: its returns that do not parse input agree.
     const FunctionDecl *callee = inlinableCallee(call, facts.context().getSourceManager());
-    if (!callee || !callee->getReturnType()->isScalarType())
+    if (!callee || callee->getReturnType().isNull() || !callee->getReturnType()->isScalarType())
       return std::nullopt;
     const SubstFrame *frame = facts.pushFrame(callee, call, value.frame);
     std::optional<int64_t> result;
