@@ -171,16 +171,22 @@ void GradBufferDoubleCountCheck::check(const TrainingLoop &loop, CheckContext &c
     std::optional<int64_t> n = loop.window->steps.constant;
     std::string factor =
         n ? " = " + std::to_string((*n + 1) / 2) + ((*n + 1) % 2 ? ".5" : "") + "x" : "x";
+    // The add is where the fix goes (a reset right after it), also inside a helper
+    // of the loop's file; a helper of another file is reported at its call.
+    const clang::SourceManager &sources = context.sourceManager();
+    clang::SourceLocation at = sources.getFileID(sources.getExpansionLoc(add->loc)) ==
+                                       sources.getFileID(sources.getExpansionLoc(loop.loc))
+                                   ? add->loc
+                                   : loop.reportLocation(*add);
     Finding result = finding(
-        loop.reportLocation(*add),
-        "the gradient buffer '" + buffer +
-            "' receives .grad on every micro-batch, but .grad is "
-            "not reset between micro-batches: backward() keeps adding into it, so the buffer "
-            "gets the running sum and micro-batch k of the window (" +
-            describeSteps(loop) + ") is counted N - k + 1 times (" + countsPerMicroBatch(loop) +
-            "): the window's gradient is weighted toward its first micro-batches and about "
-            "(N + 1) / 2" +
-            factor + " too large");
+        at, "the gradient buffer '" + buffer +
+                "' receives .grad on every micro-batch, but .grad is "
+                "not reset between micro-batches: backward() keeps adding into it, so the buffer "
+                "gets the running sum and micro-batch k of the window (" +
+                describeSteps(loop) + ") is counted N - k + 1 times (" + countsPerMicroBatch(loop) +
+                "): the window's gradient is weighted toward its first micro-batches and about "
+                "(N + 1) / 2" +
+                factor + " too large");
     result.fix = resetAfterAdd(loop, *add, *writeBack, context);
     result.notes.push_back(windowNote(loop, context));
     result.notes.push_back({writeBack->loc, "the buffer is written into .grad here and step() "

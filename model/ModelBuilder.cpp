@@ -138,6 +138,20 @@ struct ModelBuilder::Impl {
         for (const FunctionDecl *spec : described->specializations())
           if (!consider(spec->getDefinition()))
             return fn;
+        // A member function template of a class template: its instantiations
+        // hang on the member template of each class specialization.
+        const auto *method = dyn_cast<CXXMethodDecl>(fn);
+        const ClassTemplateDecl *owner =
+            method ? method->getParent()->getDescribedClassTemplate() : nullptr;
+        if (owner)
+          for (const ClassTemplateSpecializationDecl *classSpec : owner->specializations())
+            for (const Decl *member : classSpec->decls())
+              if (const auto *memberTemplate = dyn_cast<FunctionTemplateDecl>(member);
+                  memberTemplate &&
+                  memberTemplate->getInstantiatedFromMemberTemplate() == described)
+                for (const FunctionDecl *spec : memberTemplate->specializations())
+                  if (!consider(spec->getDefinition()))
+                    return fn;
       } else if (const auto *method = dyn_cast<CXXMethodDecl>(fn)) {
         const ClassTemplateDecl *owner = method->getParent()->getDescribedClassTemplate();
         if (!owner)

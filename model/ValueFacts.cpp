@@ -746,15 +746,15 @@ bool ValueFacts::readsGradientImpl(ResolvedExpr value, unsigned depth,
     if (!throughReductions && isReduction(call))
       return false;
     // A helper of the file that returns a value computed from the gradients
-    // (`calc_norm_of_grads(params)`), read with the helper's parameters unbound.
-    if (throughReductions)
-      if (const FunctionDecl *callee = call->getDirectCallee())
-        if (const FunctionDecl *definition = callee->getDefinition();
-            definition && definition->hasBody() &&
-            isUserCode(context_.getSourceManager(), definition->getLocation()))
-          for (const Expr *returned : returnedValues(definition->getBody()))
-            if (readsGradientImpl({returned, nullptr}, depth + 1, throughReductions))
-              return true;
+    // (`calc_norm_of_grads(params)`, `gradient_of(k)` returning params_[k].grad()),
+    // read with the helper's parameters unbound.
+    if (const FunctionDecl *callee = call->getDirectCallee())
+      if (const FunctionDecl *definition = callee->getDefinition();
+          definition && definition->hasBody() &&
+          isUserCode(context_.getSourceManager(), definition->getLocation()))
+        for (const Expr *returned : returnedValues(definition->getBody()))
+          if (readsGradientImpl({returned, nullptr}, depth + 1, throughReductions))
+            return true;
   }
   if (const ValueDecl *decl = declOfLValue(expr)) {
     auto &cache = throughReductions ? gradientDecls_ : gradientElementDecls_;

@@ -557,6 +557,30 @@ private:
     return std::nullopt;
   }
 
+  /// Writes the interpreter would drop without a trace, so that the run would
+  /// measure a loop other than the one written: `grad.copy_(t)` from a tensor it
+  /// does not follow, `flat.narrow(0, a, n).add_(grad)` into a view of a tensor
+  /// (views are not modelled).
+  void refuseUntrackedGradientWrite(const Node &node, const std::vector<Value> &values) {
+    using K = Value::Kind;
+    if (values.size() < 2 || node.children.empty() || !node.children[0])
+      return;
+    bool untracked = values[1].kind == K::Unknown || values[1].kind == K::Tensor;
+    if (values[0].kind == K::Grad && node.op == "copy_" && untracked)
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) +
+                   " writes a tensor the interpreter does not follow into the gradients"};
+    static const char *const views[] = {"narrow",  "slice",   "select", "view",
+                                        "view_as", "reshape", "flatten"};
+    const Node &target = *node.children[0];
+    bool intoView = target.kind == NodeKind::Api && target.api == ApiOp::TensorOp &&
+                    std::any_of(std::begin(views), std::end(views),
+                                [&](const char *view) { return target.op == view; });
+    if (intoView && endsWith(node.op, "_") &&
+        (values[1].kind == K::Grad || values[1].kind == K::Buffer))
+      throw Refuse{"`" + node.text + "`" + lineText(node.line) + " writes gradients through a `" +
+                   target.op + "` view of a tensor; the interpreter does not model views"};
+  }
+
   void zeroGrads(const std::vector<int> &params) {
     scaleGrads(params, 0.0);
     result_.fates.discarded += static_cast<int>(pending_.size());
@@ -1240,6 +1264,7 @@ private:
     case ApiOp::TensorOp: {
       if (std::optional<Value> buffer = bufferOp(node, values))
         return *buffer;
+      refuseUntrackedGradientWrite(node, values);
       Value combined;
       for (const Value &value : values) {
         if (value.kind == K::Grad || value.kind == K::Params) {

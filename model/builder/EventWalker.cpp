@@ -56,6 +56,17 @@ const ValueDecl *scheduledOptimizer(const ValueDecl *scheduler, ValueFacts &fact
   return nullptr;
 }
 
+/// Tensor methods whose result shares the tensor's storage, so that writing it
+/// writes the tensor: `flat.slice(0, a, b).add_(g)` fills `flat`.
+bool isViewOfStorage(llvm::StringRef method) {
+  static const char *const views[] = {"slice", "narrow", "select", "view", "view_as",
+                                      "unsqueeze", "squeeze", "flatten", "reshape"};
+  for (const char *view : views)
+    if (method == view)
+      return true;
+  return false;
+}
+
 /// The container or variable a tensor expression names: `acc` of `acc`,
 /// `grad_accum[k]`, `buffers.at(k)`, `this->sums_[i]`.
 const ValueDecl *containerOf(const Expr *expr) {
@@ -71,11 +82,13 @@ const ValueDecl *containerOf(const Expr *expr) {
         continue;
       }
     if (auto *member = dyn_cast<CXXMemberCallExpr>(expr))
-      if (const FunctionDecl *callee = member->getDirectCallee())
-        if (callee->getIdentifier() && callee->getName() == "at" && member->getNumArgs() == 1) {
-          expr = member->getImplicitObjectArgument();
-          continue;
-        }
+      if (const FunctionDecl *callee = member->getDirectCallee();
+          callee && callee->getIdentifier() &&
+          ((callee->getName() == "at" && member->getNumArgs() == 1) ||
+           isViewOfStorage(callee->getName()))) {
+        expr = member->getImplicitObjectArgument();
+        continue;
+      }
     break;
   }
   return expr ? lvalueDecl(expr) : nullptr;
@@ -443,14 +456,16 @@ struct EventWalker {
     if (!isUserCode(sm, direct->getLocation()) || direct->isDefined())
       return false;
     // A module's forward() computes; a function that sees nothing but numbers
-    // (`micro_batch(i, n)`) cannot reach a model, an optimizer or a gradient.
+    // and raw memory (`micro_batch(i, n)`, a C library's
+    // `MPI_Allreduce(buf.data_ptr(), ...)`) cannot reach a model or an optimizer;
+    // the memory it is handed is the caller's to model.
     if (isa<CXXMemberCallExpr>(call))
       return !(direct->getIdentifier() && direct->getName() == "forward");
     for (const Expr *arg : call->arguments()) {
       QualType type = arg->getType().getNonReferenceType();
-      if (type->isPointerType())
+      while (type->isPointerType())
         type = type->getPointeeType();
-      if (!type->isArithmeticType() && !type->isEnumeralType())
+      if (!type->isArithmeticType() && !type->isEnumeralType() && !type->isVoidType())
         return true;
     }
     return false;

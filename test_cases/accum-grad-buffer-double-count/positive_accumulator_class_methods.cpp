@@ -13,6 +13,7 @@ class Accumulator {
   void accumulate() {
     auto params = model_->parameters();
     for (size_t k = 0; k < params.size(); ++k) sums_[k] += params[k].grad();
+    // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
     // CHECK-FIXES-UNSAFE: {{^}}    auto params = model_->parameters();{{$}}
     // CHECK-FIXES-UNSAFE-NEXT: {{^}}    for (size_t k = 0; k < params.size(); ++k) { sums_[k] += params[k].grad(); params[k].grad().zero_(); }{{$}}
   }
@@ -38,7 +39,6 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
   for (size_t i = 0; i < xs.size(); ++i) {
     torch::mse_loss(model->forward(xs[i]), ys[i]).backward();
     acc.accumulate();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
     if ((i + 1) % accum == 0) acc.apply();
   }
 }

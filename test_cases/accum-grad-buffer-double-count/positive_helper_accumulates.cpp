@@ -9,6 +9,7 @@ static void accumulate_into(std::vector<torch::Tensor> &buffer,
   torch::NoGradGuard guard;
   for (size_t i = 0; i < params.size(); ++i) {
     buffer[i] += params[i].grad();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
     // CHECK-FIXES-UNSAFE: {{^}}    buffer[i] += params[i].grad();{{$}}
     // CHECK-FIXES-UNSAFE-NEXT: {{^}}    params[i].grad().zero_();{{$}}
   }
@@ -25,7 +26,6 @@ void train(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
     auto loss = torch::mse_loss(model->forward(xs[t]), ys[t]);
     loss.backward();
     accumulate_into(buffer, params);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
     if (t % n_accum == n_accum - 1) {
       for (size_t i = 0; i < params.size(); ++i) {
         params[i].mutable_grad() = buffer[i] / n_accum;

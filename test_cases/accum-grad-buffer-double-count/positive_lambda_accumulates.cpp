@@ -15,6 +15,7 @@ void train(torch::nn::Sequential model, const std::vector<torch::Tensor> &xs,
   auto collect = [&]() {
     for (size_t i = 0; i < params.size(); ++i) {
       accumulated[i].add_(params[i].grad());
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
       // CHECK-FIXES-UNSAFE: {{^}}      accumulated[i].add_(params[i].grad());{{$}}
       // CHECK-FIXES-UNSAFE-NEXT: {{^}}      params[i].grad().zero_();{{$}}
     }
@@ -30,7 +31,6 @@ void train(torch::nn::Sequential model, const std::vector<torch::Tensor> &xs,
     auto loss = torch::huber_loss(model->forward(xs[i]), ys[i]);
     loss.backward();
     collect();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the gradient buffer {{.*}} [accum-grad-buffer-double-count]
     if ((i + 1) % accum_steps == 0) {
       write_back();
       adam.step();

@@ -154,12 +154,14 @@ def main():
             definite = {path: [d for d in found if not d.get("conditional")]
                         for path, found in findings.items()}
             counts, true_findings, missed, false_findings = score(programs, definite)
-            with_conditional = score(programs, findings)[0]
+            with_conditional, _, _, false_conditional = score(programs, findings)
+            false_conditional = [(path, f) for path, f in false_conditional if f.get("conditional")]
             clean_flagged = sorted(p["path"] for p in programs
                                    if p["clean"] and definite.get(os.path.normpath(p["path"])))
             results[mode] = {"counts": dict(counts), "true": true_findings, "missed": missed,
                              "false": false_findings, "errors": dict(errors),
                              "with_conditional": dict(with_conditional),
+                             "false_conditional": false_conditional,
                              "clean_with_definite_finding": clean_flagged}
     print("default output (definite findings only):")
     print_table(results)
