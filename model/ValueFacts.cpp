@@ -467,6 +467,13 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
       return std::nullopt;
     if (auto *field = dyn_cast<FieldDecl>(decl);
         field && !field->getType().isConstQualified() &&
+        context_.getSourceManager().isInMainFile(
+            context_.getSourceManager().getExpansionLoc(field->getParent()->getLocation())) &&
+        !rawRecords_.count(cast<CXXRecordDecl>(field->getParent())->getCanonicalDecl()))
+      if (std::optional<double> constructed = constructedFieldValue(field))
+        return constructed;
+    if (auto *field = dyn_cast<FieldDecl>(decl);
+        field && !field->getType().isConstQualified() &&
         (!field->hasInClassInitializer() ||
          !context_.getSourceManager().isInMainFile(
              context_.getSourceManager().getExpansionLoc(field->getParent()->getLocation())) ||
@@ -480,6 +487,173 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
     value = {origins.front().value, nullptr};
   }
   return std::nullopt;
+}
+
+std::optional<double> ValueFacts::constructedFieldValue(const FieldDecl *field) const {
+  if (!field || fieldsInEvaluation_.count(field))
+    return std::nullopt;
+  const auto *owner = dyn_cast<CXXRecordDecl>(field->getParent());
+  if (!owner)
+    return std::nullopt;
+  // Every write is an assignment at the top level of a constructor's body (or
+  // an initializer); anything else may change the value later.
+  bool assignedInConstructor = false;
+  for (const ValueOrigin &origin : originsOf(field)) {
+    if (origin.kind == ValueOrigin::Init)
+      continue;
+    if (origin.kind != ValueOrigin::Assign || !origin.site)
+      return std::nullopt;
+    const auto *ctor =
+        dyn_cast_or_null<CXXConstructorDecl>(enclosingFunction(origin.site, context_));
+    const Stmt *parent = parentStmt(origin.site, context_);
+    while (parent && isa<ExprWithCleanups>(parent))
+      parent = parentStmt(parent, context_);
+    if (!ctor || !ctor->getBody() || parent != ctor->getBody())
+      return std::nullopt;
+    assignedInConstructor = true;
+  }
+  if (!assignedInConstructor)
+    return std::nullopt; // the default initializer alone: constantNumber reads it
+  fieldsInEvaluation_.insert(field);
+  std::optional<double> result;
+  bool any = false, agree = true;
+  for (const auto &[record, builds] : constructions_) {
+    if (!agree)
+      break;
+    if (!record || (record != owner && !record->isDerivedFrom(owner)))
+      continue;
+    for (const Expr *build : builds) {
+      std::vector<const CXXConstructorDecl *> ctors;
+      if (auto *construct = dyn_cast<CXXConstructExpr>(build))
+        ctors.push_back(construct->getConstructor());
+      else
+        for (const CXXConstructorDecl *ctor : record->ctors())
+          if (!ctor->isCopyOrMoveConstructor() && ctor->isThisDeclarationADefinition())
+            ctors.push_back(ctor);
+      for (const CXXConstructorDecl *ctor : ctors) {
+        std::optional<double> value = valueAfterConstructor(ctor, field);
+        if (!value || (result && *result != *value)) {
+          agree = false;
+          break;
+        }
+        result = value;
+        any = true;
+      }
+      if (!agree)
+        break;
+    }
+  }
+  fieldsInEvaluation_.erase(field);
+  return any && agree ? result : std::nullopt;
+}
+
+bool ValueFacts::inBranchNeverTaken(const Stmt *site) const {
+  const Stmt *child = site;
+  for (const Stmt *parent = site ? parentStmt(site, context_) : nullptr; parent;
+       child = parent, parent = parentStmt(parent, context_)) {
+    auto *branch = dyn_cast<IfStmt>(parent);
+    if (!branch || (child != branch->getThen() && child != branch->getElse()))
+      continue;
+    bool negated = false;
+    const Expr *read = stripCasts(branch->getCond());
+    if (auto *unary = dyn_cast<UnaryOperator>(read); unary && unary->getOpcode() == UO_LNot) {
+      negated = true;
+      read = stripCasts(unary->getSubExpr());
+    }
+    auto *member = dyn_cast<MemberExpr>(read);
+    if (!member || !isa<FieldDecl>(member->getMemberDecl()) ||
+        !isa<CXXThisExpr>(member->getBase()->IgnoreImpCasts()))
+      continue;
+    std::optional<double> flag = constantNumber({read, nullptr});
+    if (!flag)
+      continue;
+    bool thenRuns = (*flag != 0) != negated;
+    if ((child == branch->getThen()) != thenRuns)
+      return true;
+  }
+  return false;
+}
+
+/// The field's value when `ctor` returns: its bases' constructors run first,
+/// then the member initializers, then the body.
+std::optional<double> ValueFacts::valueAfterConstructor(const CXXConstructorDecl *ctor,
+                                                        const FieldDecl *field) const {
+  if (!ctor)
+    return std::nullopt;
+  if (const FunctionDecl *definition = ctor->getDefinition())
+    ctor = cast<CXXConstructorDecl>(definition);
+  const auto *owner = cast<CXXRecordDecl>(field->getParent());
+  const CXXRecordDecl *record = ctor->getParent();
+  std::optional<double> value;
+  if (record == owner) {
+    if (field->hasInClassInitializer() && field->getInClassInitializer())
+      value = constantOrReturnedConstant(field->getInClassInitializer());
+  } else {
+    bool viaBase = false;
+    for (const CXXCtorInitializer *init : ctor->inits()) {
+      const Type *base = init->isBaseInitializer() ? init->getBaseClass() : nullptr;
+      const CXXRecordDecl *baseRecord = base ? base->getAsCXXRecordDecl() : nullptr;
+      if (!baseRecord || (baseRecord != owner && !baseRecord->isDerivedFrom(owner)))
+        continue;
+      const Expr *built = init->getInit() ? init->getInit()->IgnoreImplicit() : nullptr;
+      const CXXConstructorDecl *baseCtor = nullptr;
+      if (auto *construct = dyn_cast_or_null<CXXConstructExpr>(built))
+        baseCtor = construct->getConstructor();
+      else if (auto *inherited = dyn_cast_or_null<CXXInheritedCtorInitExpr>(built))
+        baseCtor = inherited->getConstructor();
+      value = valueAfterConstructor(baseCtor, field);
+      viaBase = true;
+    }
+    if (!viaBase)
+      return std::nullopt;
+  }
+  for (const CXXCtorInitializer *init : ctor->inits())
+    if (init->isWritten() && init->getMember() == field)
+      value = constantOrReturnedConstant(init->getInit());
+  if (const auto *body = dyn_cast_or_null<CompoundStmt>(ctor->getBody()))
+    for (const Stmt *statement : body->body()) {
+      const Expr *expr = dyn_cast<Expr>(statement);
+      expr = expr ? expr->IgnoreImplicit() : nullptr;
+      const Expr *lhs = nullptr, *rhs = nullptr;
+      if (auto *assign = dyn_cast_or_null<BinaryOperator>(expr);
+          assign && assign->getOpcode() == BO_Assign) {
+        lhs = assign->getLHS();
+        rhs = assign->getRHS();
+      } else if (auto *op = dyn_cast_or_null<CXXOperatorCallExpr>(expr);
+                 op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+        lhs = op->getArg(0);
+        rhs = op->getArg(1);
+      }
+      if (lhs && declOfLValue(stripCasts(lhs)) == field)
+        value = constantOrReturnedConstant(rhs);
+    }
+  return value;
+}
+
+/// A constant, or a call to a function of the file (not overridden) whose
+/// every return is the same constant: `bool accepts_kwargs() const { return true; }`.
+std::optional<double> ValueFacts::constantOrReturnedConstant(const Expr *value) const {
+  if (!value)
+    return std::nullopt;
+  if (std::optional<double> constant = constantNumber({value, nullptr}))
+    return constant;
+  auto *call = dyn_cast<CallExpr>(stripCasts(value));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  const FunctionDecl *definition = callee ? callee->getDefinition() : nullptr;
+  if (!definition || !definition->getBody() ||
+      !isUserCode(context_.getSourceManager(), definition->getLocation()))
+    return std::nullopt;
+  if (auto *method = dyn_cast<CXXMethodDecl>(definition);
+      method && method->isVirtual() && overriders_.count(method->getCanonicalDecl()))
+    return std::nullopt;
+  std::optional<double> result;
+  for (const Expr *returned : returnedValues(definition->getBody())) {
+    std::optional<double> constant = constantNumber({returned, nullptr});
+    if (!constant || (result && *result != *constant))
+      return std::nullopt;
+    result = constant;
+  }
+  return result;
 }
 
 /// `double wd = 0.2; wd /= accum_steps;` read after the `/=`: a local whose

@@ -97,6 +97,19 @@ public:
   /// `virtual Tensor loss(...) = 0;` and the trainer subclass that defines it).
   const clang::CXXMethodDecl *soleOverrider(const clang::CXXMethodDecl *method) const;
 
+  /// A field's value once its object is built, when every object of the file
+  /// that holds it ends its constructors with the same constant: the default
+  /// initializer, then the base constructors, the member initializer and the
+  /// constructor bodies' top-level assignments, in the order they run
+  /// (`accepts_kwargs_ = model_->accepts_kwargs();` with a method that returns
+  /// true). Null when a write outside a constructor or in a branch exists.
+  std::optional<double> constructedFieldValue(const clang::FieldDecl *field) const;
+
+  /// Whether `site` sits in a branch of an `if` whose condition is a flag of
+  /// known value that selects the other branch (`if (!accepts_kwargs_) loss =
+  /// loss / N;` with the flag built true everywhere): that write never runs.
+  bool inBranchNeverTaken(const clang::Stmt *site) const;
+
   /// Follows helper parameters to the caller's argument.
   ResolvedExpr resolve(ResolvedExpr value) const;
   /// The variable, parameter or field an expression names (after resolve).
@@ -176,6 +189,11 @@ private:
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientDecls_;
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;
   std::deque<SubstFrame> frames_;
+  mutable llvm::SmallPtrSet<const clang::FieldDecl *, 4> fieldsInEvaluation_;
+
+  std::optional<double> valueAfterConstructor(const clang::CXXConstructorDecl *ctor,
+                                              const clang::FieldDecl *field) const;
+  std::optional<double> constantOrReturnedConstant(const clang::Expr *value) const;
 };
 
 } // namespace gradlint

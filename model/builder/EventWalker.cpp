@@ -592,10 +592,9 @@ struct EventWalker {
 
   /// `if (flag)` / `if (!flag)` in a helper whose flag parameter is a
   /// constant in this call (`void step(bool zero_grad = false)` called as
-  /// step()): only one branch runs on this path.
+  /// step()), or on a member flag every object of the file is built with
+  /// (`if (!accepts_kwargs_)`): only one branch runs on this path.
   std::optional<bool> parameterFlag(const Expr *cond, const WalkState &state) const {
-    if (!state.frame)
-      return std::nullopt;
     bool negated = false;
     const Expr *read = stripCasts(cond);
     if (auto *unary = dyn_cast<UnaryOperator>(read); unary && unary->getOpcode() == UO_LNot) {
@@ -603,7 +602,10 @@ struct EventWalker {
       read = stripCasts(unary->getSubExpr());
     }
     auto *ref = dyn_cast<DeclRefExpr>(read);
-    if (!ref || !isa<ParmVarDecl>(ref->getDecl()))
+    auto *member = dyn_cast<MemberExpr>(read);
+    if (!(ref && isa<ParmVarDecl>(ref->getDecl())) &&
+        !(member && isa<FieldDecl>(member->getMemberDecl()) &&
+          isa<CXXThisExpr>(member->getBase()->IgnoreImpCasts())))
       return std::nullopt;
     std::optional<double> value = facts.constantNumber({read, state.frame});
     if (!value)

@@ -133,6 +133,8 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
             collectScaling(facts, {call->getArg(index), nullptr}, out, visited, depth + 1);
       }
     for (const ValueOrigin &origin : facts.originsOf(decl)) {
+      if (facts.inBranchNeverTaken(origin.site))
+        continue;
       switch (origin.kind) {
       case ValueOrigin::Init:
       case ValueOrigin::Assign:
