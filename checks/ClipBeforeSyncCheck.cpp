@@ -71,12 +71,23 @@ void ClipBeforeSyncCheck::check(const TrainingLoop &loop, CheckContext &context)
   if (!sync)
     return;
   for (const TrainingEvent *clip : loop.eventsOf(EventKind::Clip)) {
-    if (clip->order > sync->order || clip->steppedEveryMicroBatch != step->steppedEveryMicroBatch)
+    if (clip->steppedEveryMicroBatch != step->steppedEveryMicroBatch)
       continue;
+    // A clip on every micro-batch with the all-reduce only in the boundary
+    // micro-batch: the window's earlier micro-batches clip before it, even
+    // where the boundary's own clip follows the sync.
+    bool earlierMicroBatches = loop.hasWindow() && sync->condition == EventCondition::Boundary &&
+                               (clip->condition == EventCondition::EveryMicroBatch ||
+                                clip->condition == EventCondition::NotBoundary);
+    if (clip->order > sync->order && !earlierMicroBatches)
+      continue;
+    std::string when = clip->order > sync->order
+                           ? "on the window's micro-batches before the last, gradient clipping "
+                             "runs before the gradient all-reduce at line "
+                           : "gradient clipping runs before the gradient all-reduce at line ";
     Finding result = finding(
         loop.reportLocation(*clip),
-        std::string("gradient clipping runs before the gradient all-reduce at line ") +
-            std::to_string(context.line(sync->loc)) +
+        when + std::to_string(context.line(sync->loc)) +
             "; each rank clips its own local gradient by its own norm, so ranks scale their "
             "contributions differently and the synchronised gradient is not the global "
             "gradient clipped to the limit");

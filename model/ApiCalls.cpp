@@ -33,7 +33,8 @@ bool isOrDerivesFrom(const CXXRecordDecl *record, llvm::StringRef qualified) {
 QualType smartPointerMadeType(const CallExpr *call) {
   const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
   if (!callee || !callee->getIdentifier() ||
-      (callee->getName() != "make_unique" && callee->getName() != "make_shared"))
+      (callee->getName() != "make_unique" && callee->getName() != "make_shared" &&
+       callee->getName() != "make_intrusive"))
     return {};
   const TemplateArgumentList *args = callee->getTemplateSpecializationArgs();
   if (!args || args->size() < 1 || args->get(0).getKind() != TemplateArgument::Type)

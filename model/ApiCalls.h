@@ -68,7 +68,8 @@ bool isOrDerivesFrom(const clang::CXXRecordDecl *record, llvm::StringRef qualifi
 std::optional<std::string> dependentCalleeName(const clang::CallExpr *call,
                                                const clang::Expr **object);
 
-/// The type `std::make_unique<T>(...)` or `std::make_shared<T>(...)` builds
+/// The type `std::make_unique<T>(...)`, `std::make_shared<T>(...)` or
+/// `c10::make_intrusive<T>(...)` builds
 /// (T); a null type for any other call.
 clang::QualType smartPointerMadeType(const clang::CallExpr *call);
 

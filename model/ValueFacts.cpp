@@ -80,9 +80,25 @@ public:
   OriginCollector(std::map<const ValueDecl *, std::vector<ValueOrigin>> &origins,
                   std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions,
                   std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders,
-                  llvm::SmallPtrSetImpl<const CXXRecordDecl *> &rawRecords)
+                  llvm::SmallPtrSetImpl<const CXXRecordDecl *> &rawRecords,
+                  std::map<const ValueDecl *, std::vector<ArgumentUse>> &argumentUses)
       : origins_(origins), constructions_(constructions), overriders_(overriders),
-        rawRecords_(rawRecords) {}
+        rawRecords_(rawRecords), argumentUses_(argumentUses) {}
+
+  /// Which parameter of which function each variable, parameter or field is
+  /// handed to (`Dist dist(o.rank, o.world_size)`).
+  void recordArguments(const FunctionDecl *callee, llvm::ArrayRef<const Expr *> args,
+                       unsigned firstParam) {
+    if (!callee)
+      return;
+    for (unsigned i = 0; i < args.size(); ++i) {
+      unsigned index = firstParam + i;
+      if (index >= callee->getNumParams() || !args[i])
+        continue;
+      if (const ValueDecl *decl = declOfLValue(stripCasts(args[i])))
+        argumentUses_[decl].push_back({callee, index});
+    }
+  }
 
   // Helpers that are templates (or generic lambdas) are followed into their
   // instantiations, whose variables are distinct declarations.
@@ -173,17 +189,40 @@ public:
   /// std::make_unique / make_shared: where a scoped guard is created.
   bool VisitCXXConstructExpr(CXXConstructExpr *construct) {
     const CXXConstructorDecl *ctor = construct->getConstructor();
-    if (ctor && !ctor->isCopyOrMoveConstructor())
+    if (ctor && !ctor->isCopyOrMoveConstructor()) {
       constructions_[ctor->getParent()].push_back(construct);
+      recordArguments(
+          ctor, llvm::ArrayRef<const Expr *>(construct->getArgs(), construct->getNumArgs()), 0);
+    }
     return true;
   }
   void makeCall(const CallExpr *call) {
     QualType made = smartPointerMadeType(call);
-    if (const CXXRecordDecl *record = made.isNull() ? nullptr : made->getAsCXXRecordDecl())
-      constructions_[record].push_back(call);
+    const CXXRecordDecl *record = made.isNull() ? nullptr : made->getAsCXXRecordDecl();
+    if (!record)
+      return;
+    constructions_[record].push_back(call);
+    // make_intrusive<ProcessGroupGloo>(store, rank, size): the arguments are
+    // the constructor's (each constructor that takes that many).
+    if (record->hasDefinition())
+      for (const CXXConstructorDecl *ctor : record->ctors())
+        if (!ctor->isCopyOrMoveConstructor() && ctor->getNumParams() >= call->getNumArgs() &&
+            ctor->getMinRequiredArguments() <= call->getNumArgs())
+          recordArguments(ctor, llvm::ArrayRef<const Expr *>(call->getArgs(), call->getNumArgs()),
+                          0);
   }
   bool VisitCallExpr(CallExpr *call) {
     makeCall(call);
+    {
+      // A member operator's first argument is its object.
+      unsigned skip =
+          isa<CXXOperatorCallExpr>(call) && isa_and_nonnull<CXXMethodDecl>(call->getDirectCallee())
+              ? 1
+              : 0;
+      llvm::ArrayRef<const Expr *> args(call->getArgs(), call->getNumArgs());
+      recordArguments(call->getDirectCallee(), args.drop_front(std::min<size_t>(skip, args.size())),
+                      0);
+    }
     if (auto *member = dyn_cast<CXXMemberCallExpr>(call)) {
       const FunctionDecl *callee = member->getDirectCallee();
       if (callee && callee->getIdentifier()) {
@@ -282,6 +321,7 @@ private:
   std::map<const CXXRecordDecl *, std::vector<const Expr *>> &constructions_;
   std::map<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>> &overriders_;
   llvm::SmallPtrSetImpl<const CXXRecordDecl *> &rawRecords_;
+  std::map<const ValueDecl *, std::vector<ArgumentUse>> &argumentUses_;
   llvm::SmallPtrSet<const UnaryOperator *, 16> addressArguments_;
 };
 } // namespace
@@ -303,7 +343,7 @@ const Expr *SubstFrame::argumentFor(const ParmVarDecl *param) const {
 }
 
 void ValueFacts::collectOrigins(Decl *decl) {
-  OriginCollector collector(origins_, constructions_, overriders_, rawRecords_);
+  OriginCollector collector(origins_, constructions_, overriders_, rawRecords_, argumentUses_);
   collector.TraverseDecl(decl);
 }
 
@@ -318,6 +358,15 @@ const std::vector<ValueOrigin> &ValueFacts::originsOf(const ValueDecl *decl) con
     if (!isa<ParmVarDecl>(var) && var->getInit())
       origins.push_back({ValueOrigin::Init, var->getInit(), var->getInit()});
   return origins;
+}
+
+bool ValueFacts::builtInFile(const CXXRecordDecl *record) const {
+  for (const auto &[built, builds] : constructions_)
+    if (built && !builds.empty() &&
+        (built->getCanonicalDecl() == record->getCanonicalDecl() ||
+         (built->hasDefinition() && built->isDerivedFrom(record))))
+      return true;
+  return false;
 }
 
 const std::vector<const Expr *> &ValueFacts::constructionsOf(const CXXRecordDecl *record) const {
@@ -472,12 +521,15 @@ std::optional<double> ValueFacts::constantNumber(ResolvedExpr value) const {
         !rawRecords_.count(cast<CXXRecordDecl>(field->getParent())->getCanonicalDecl()))
       if (std::optional<double> constructed = constructedFieldValue(field))
         return constructed;
+    // The file must also build an object of the record: a settings struct
+    // that only arrives as a parameter was filled by whoever built it.
     if (auto *field = dyn_cast<FieldDecl>(decl);
         field && !field->getType().isConstQualified() &&
         (!field->hasInClassInitializer() ||
          !context_.getSourceManager().isInMainFile(
              context_.getSourceManager().getExpansionLoc(field->getParent()->getLocation())) ||
-         rawRecords_.count(cast<CXXRecordDecl>(field->getParent())->getCanonicalDecl())))
+         rawRecords_.count(cast<CXXRecordDecl>(field->getParent())->getCanonicalDecl()) ||
+         !builtInFile(cast<CXXRecordDecl>(field->getParent()))))
       return std::nullopt;
     const std::vector<ValueOrigin> &origins = originsOf(decl);
     if (origins.empty() || origins.front().kind != ValueOrigin::Init)
@@ -819,7 +871,7 @@ bool ValueFacts::isWorldSizeDecl(const ValueDecl *decl, unsigned depth) const {
   if (found != worldSizeDecls_.end())
     return found->second;
   worldSizeDecls_[decl] = false; // breaks cycles
-  bool result = options_.isWorldSizeDecl(decl);
+  bool result = options_.isWorldSizeDecl(decl) || handedToProcessGroupSize(decl, depth);
   for (const ValueOrigin &origin : originsOf(decl)) {
     if (result)
       break;
@@ -835,6 +887,57 @@ bool ValueFacts::isWorldSizeDecl(const ValueDecl *decl, unsigned depth) const {
   }
   worldSizeDecls_[decl] = result;
   return result;
+}
+
+namespace {
+/// A constructor of a c10d process group, or a function that returns one
+/// (`intrusive_ptr<ProcessGroup> make_group(int rank, int world_size, ...)`).
+bool buildsProcessGroup(const FunctionDecl *function) {
+  const CXXRecordDecl *built = nullptr;
+  if (const auto *ctor = dyn_cast<CXXConstructorDecl>(function)) {
+    built = ctor->getParent();
+  } else {
+    QualType type = function->getReturnType().getNonReferenceType();
+    built = type->getAsCXXRecordDecl();
+    // intrusive_ptr<T>, shared_ptr<T>, unique_ptr<T>
+    if (const auto *holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(built))
+      if (holder->getTemplateArgs().size() >= 1 &&
+          holder->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        built = holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  }
+  return built &&
+         (isOrDerivesFrom(built, "c10d::ProcessGroup") || isOrDerivesFrom(built, "c10d::Backend"));
+}
+
+bool namesGroupSize(llvm::StringRef name) {
+  static const char *const names[] = {"size",   "world_size", "worldSize", "world",
+                                      "nranks", "num_ranks",  "numRanks",  "nprocs"};
+  return std::any_of(std::begin(names), std::end(names),
+                     [&](const char *known) { return name == known; });
+}
+} // namespace
+
+/// `Dist dist(o.rank, o.world_size, ...)` whose constructor passes its
+/// `world_size` on to the process group's size: o.world_size is W.
+bool ValueFacts::handedToProcessGroupSize(const ValueDecl *decl, unsigned depth) const {
+  if (depth > 4)
+    return false;
+  auto found = argumentUses_.find(decl);
+  if (found == argumentUses_.end())
+    return false;
+  for (const ArgumentUse &use : found->second) {
+    const ParmVarDecl *param = use.callee->getParamDecl(use.index);
+    if (buildsProcessGroup(use.callee) && param->getIdentifier() &&
+        namesGroupSize(param->getName()))
+      return true;
+    // A parameter of the file's own code: where it is handed on (the
+    // definition's parameter, which the body uses).
+    const FunctionDecl *definition = use.callee->getDefinition();
+    if (definition && isUserCode(context_.getSourceManager(), definition->getLocation()) &&
+        handedToProcessGroupSize(definition->getParamDecl(use.index), depth + 1))
+      return true;
+  }
+  return false;
 }
 
 bool ValueFacts::isWorldSizeImpl(ResolvedExpr value, unsigned depth) const {

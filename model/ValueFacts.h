@@ -35,6 +35,12 @@ struct ResolvedExpr {
 };
 
 /// One place a variable or field gets (or changes) its value.
+/// A value handed to a function: the callee and the parameter's index.
+struct ArgumentUse {
+  const clang::FunctionDecl *callee = nullptr;
+  unsigned index = 0;
+};
+
 struct ValueOrigin {
   /// OtherWrite: `+=`, `-=`, `++` and the like; the value is then not the
   /// one of its initialisation (`int64_t tokens = 0; tokens += n;`).
@@ -190,6 +196,11 @@ private:
   mutable llvm::DenseMap<const clang::ValueDecl *, bool> gradientElementDecls_;
   std::deque<SubstFrame> frames_;
   mutable llvm::SmallPtrSet<const clang::FieldDecl *, 4> fieldsInEvaluation_;
+  mutable std::map<const clang::ValueDecl *, std::vector<ArgumentUse>> argumentUses_;
+
+  bool handedToProcessGroupSize(const clang::ValueDecl *decl, unsigned depth) const;
+  /// Whether the file builds an object of `record` (or of a class derived from it).
+  bool builtInFile(const clang::CXXRecordDecl *record) const;
 
   std::optional<double> valueAfterConstructor(const clang::CXXConstructorDecl *ctor,
                                               const clang::FieldDecl *field) const;

@@ -2,9 +2,9 @@
 // CONFIRM-VERDICT: accum-divided-weight-decay confirmed
 // The decay read from the run's settings is scaled down in place (`wd /= accum_steps`)
 // before the optimizer is built; reported at the `/=`, which the fix-it deletes (only the
-// options read `wd` afterwards). Nothing writes settings.wd, so it keeps its default 0.2, and
-// the `/=` runs before the options read wd: the runtime trains with 0.1 as written against
-// 0.2 fixed (confirmed).
+// options read `wd` afterwards). The file builds the settings and nothing writes settings.wd,
+// so it keeps its default 0.2, and the `/=` runs before the options read wd: the runtime trains
+// with 0.1 as written against 0.2 fixed (confirmed).
 #include <torch/torch.h>
 
 struct RunSettings {
@@ -29,4 +29,10 @@ void train(torch::nn::Linear model, const RunSettings &settings,
       opt.zero_grad();
     }
   }
+}
+
+void run(torch::nn::Linear model, const std::vector<torch::Tensor> &xs,
+         const std::vector<torch::Tensor> &ys) {
+  RunSettings settings;
+  train(model, settings, xs, ys);
 }
