@@ -9,6 +9,10 @@ using namespace clang;
 
 namespace gradlint {
 
+bool isNamed(const NamedDecl *decl, llvm::StringRef name) {
+  return decl && decl->getIdentifier() && decl->getName() == name;
+}
+
 bool endsWithJump(const Stmt *stmt) {
   if (!stmt)
     return false;

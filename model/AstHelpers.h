@@ -14,6 +14,10 @@ namespace gradlint {
 /// the condition is false.
 bool endsWithJump(const clang::Stmt *stmt);
 
+/// Whether `decl` is a declaration with this plain identifier (`size`, `lr`,
+/// `vector`); false for null, operators and other special names.
+bool isNamed(const clang::NamedDecl *decl, llvm::StringRef name);
+
 /// The `continue`, `return` or `break` a statement ends with, or null.
 const clang::Stmt *endingJump(const clang::Stmt *stmt);
 

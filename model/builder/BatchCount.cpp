@@ -19,15 +19,11 @@ namespace {
 
 constexpr unsigned kMaxCountDepth = 10;
 
-bool named(const NamedDecl *decl, llvm::StringRef name) {
-  return decl && decl->getIdentifier() && decl->getName() == name;
-}
-
 bool isStdContainer(QualType type) {
   if (type.isNull() || type.getNonReferenceType().isNull())
     return false;
   const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
-  return record && (named(record, "vector") || named(record, "deque")) &&
+  return record && (isNamed(record, "vector") || isNamed(record, "deque")) &&
          record->isInStdNamespace();
 }
 
@@ -46,10 +42,10 @@ public:
     if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
       const FunctionDecl *callee = call->getDirectCallee();
       const Expr *object = call->getImplicitObjectArgument();
-      if (named(callee, "size") && call->getNumArgs() == 0)
+      if (isNamed(callee, "size") && call->getNumArgs() == 0)
         return elementsOfObject(call, {object, value.frame}, depth + 1);
       // dataset.size().value(): an optional's value.
-      if (named(callee, "value") && call->getNumArgs() == 0)
+      if (isNamed(callee, "value") && call->getNumArgs() == 0)
         return number({object, value.frame}, depth + 1);
     }
     if (auto *binary = dyn_cast<BinaryOperator>(expr)) {
@@ -137,7 +133,7 @@ private:
       return std::nullopt;
     }
     // optional<size_t>(n), the value a dataset's size() returns.
-    if (named(record, "optional") && args == 1)
+    if (isNamed(record, "optional") && args == 1)
       return number({construct->getArg(0), frame}, depth + 1);
     if (isOrDerivesFrom(record, "torch::data::datasets::MNIST"))
       return mnistImages(construct);
@@ -163,7 +159,7 @@ private:
   /// A dataset class of the file: what its size() returns.
   std::optional<int64_t> datasetSize(const CXXRecordDecl *record, unsigned depth) {
     for (const CXXMethodDecl *method : record->methods()) {
-      if (!named(method, "size") || method->getNumParams() != 0 || !method->hasBody())
+      if (!isNamed(method, "size") || method->getNumParams() != 0 || !method->hasBody())
         continue;
       std::vector<const Expr *> returned = returnedValues(method->getBody());
       if (returned.size() != 1)
@@ -180,13 +176,13 @@ private:
 
   std::optional<int64_t> callResult(const CallExpr *call, const SubstFrame *frame, unsigned depth) {
     const FunctionDecl *callee = call->getDirectCallee();
-    if (named(callee, "move") && call->getNumArgs() == 1)
+    if (isNamed(callee, "move") && call->getNumArgs() == 1)
       return elements({call->getArg(0), frame}, depth + 1);
-    if (named(callee, "make_data_loader"))
+    if (isNamed(callee, "make_data_loader"))
       return loaderBatches(call, frame, depth);
     // dataset.map(transform) keeps the dataset's examples.
     if (auto *member = dyn_cast<CXXMemberCallExpr>(call))
-      if (named(callee, "map") && isDataset(member->getMethodDecl()->getParent()))
+      if (isNamed(callee, "map") && isDataset(member->getMethodDecl()->getParent()))
         return elements({member->getImplicitObjectArgument(), frame}, depth + 1);
     const FunctionDecl *body = inlinableCallee(call, facts_.context().getSourceManager());
     if (!body || !isStdContainer(call->getType()))
@@ -241,9 +237,9 @@ private:
       expr = stripCasts(expr);
       if (auto *call = dyn_cast<CXXMemberCallExpr>(expr)) {
         const FunctionDecl *callee = call->getDirectCallee();
-        if (named(callee, "batch_size") && call->getNumArgs() == 1 && !batch)
+        if (isNamed(callee, "batch_size") && call->getNumArgs() == 1 && !batch)
           batch = number({call->getArg(0), frame}, depth + 1);
-        else if (named(callee, "drop_last") && call->getNumArgs() == 1) {
+        else if (isNamed(callee, "drop_last") && call->getNumArgs() == 1) {
           std::optional<int64_t> flag = facts_.constantInt({call->getArg(0), frame});
           if (!flag)
             return false;
@@ -258,7 +254,7 @@ private:
           batch = number({construct->getArg(0), frame}, depth + 1);
         else if (construct->getNumArgs() == 1)
           return false; // a copy of an options variable
-        return named(construct->getConstructor()->getParent(), "DataLoaderOptions");
+        return isNamed(construct->getConstructor()->getParent(), "DataLoaderOptions");
       }
       return false;
     }
@@ -278,7 +274,7 @@ private:
       if (origin.kind == ValueOrigin::InPlaceCall) {
         auto *call = dyn_cast<CXXMemberCallExpr>(origin.site);
         const FunctionDecl *method = call ? call->getDirectCallee() : nullptr;
-        if (!named(method, "push_back") && !named(method, "emplace_back"))
+        if (!isNamed(method, "push_back") && !isNamed(method, "emplace_back"))
           return std::nullopt;
         pushes.push_back(&origin);
         continue;
@@ -360,35 +356,14 @@ private:
   std::optional<int64_t> iterations(const Stmt *loop, const SubstFrame *frame, unsigned depth) {
     if (auto *range = dyn_cast<CXXForRangeStmt>(loop))
       return elements({range->getRangeInit(), frame}, depth + 1);
-    const auto *forStmt = dyn_cast<ForStmt>(loop);
-    if (!forStmt || !forStmt->getCond() || !forStmt->getInc())
+    std::optional<CountedLoop> counted = readCountedLoop(facts_, loop);
+    if (!counted)
       return std::nullopt;
-    const auto *init = dyn_cast_or_null<DeclStmt>(forStmt->getInit());
-    const auto *index = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
-    const auto *inc = dyn_cast<UnaryOperator>(forStmt->getInc());
-    const auto *test = dyn_cast<BinaryOperator>(stripCasts(forStmt->getCond()));
-    if (!index || !index->getInit() || !inc || !inc->isIncrementOp() || !test ||
-        facts_.referencedDecl({test->getLHS(), nullptr}) != index ||
-        facts_.referencedDecl({inc->getSubExpr(), nullptr}) != index ||
-        writesIndex(forStmt->getBody(), index))
-      return std::nullopt;
-    std::optional<int64_t> start = number({index->getInit(), frame}, depth + 1);
-    std::optional<int64_t> bound = number({test->getRHS(), frame}, depth + 1);
+    std::optional<int64_t> start = number({counted->start, frame}, depth + 1);
+    std::optional<int64_t> bound = number({counted->bound, frame}, depth + 1);
     if (!start || !bound)
       return std::nullopt;
-    int64_t count = *bound - *start + (test->getOpcode() == BO_LE ? 1 : 0);
-    if (test->getOpcode() != BO_LT && test->getOpcode() != BO_LE && test->getOpcode() != BO_NE)
-      return std::nullopt;
-    return std::max<int64_t>(count, 0);
-  }
-
-  bool writesIndex(const Stmt *body, const VarDecl *index) {
-    for (const ValueOrigin &origin : facts_.originsOf(index))
-      if (origin.kind != ValueOrigin::Init && origin.site &&
-          !(origin.site->getBeginLoc() < body->getBeginLoc()) &&
-          !(body->getEndLoc() < origin.site->getBeginLoc()))
-        return true;
-    return false;
+    return std::max<int64_t>(*bound - *start + (counted->inclusive ? 1 : 0), 0);
   }
 
   ValueFacts &facts_;

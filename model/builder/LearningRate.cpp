@@ -19,10 +19,6 @@ namespace gradlint::builder {
 
 namespace {
 
-bool isNamed(const FunctionDecl *fn, llvm::StringRef name) {
-  return fn && fn->getIdentifier() && fn->getName() == name;
-}
-
 OptimizerAlgorithm algorithmOf(const CXXRecordDecl *record) {
   if (isOrDerivesFrom(record, "torch::optim::SGD"))
     return OptimizerAlgorithm::Sgd;

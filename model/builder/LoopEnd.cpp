@@ -127,23 +127,17 @@ bool setsToZero(ValueFacts &facts, const Stmt *stmt, const ValueDecl *counter, c
 
 /// `for (int i = 0; i < B; ++i)` whose index is `counter`: B.
 const Expr *countedBound(ValueFacts &facts, const Stmt *loop, const ValueDecl *counter) {
+  // The counter is the for's own: it restarts whenever the loop runs.
   const auto *forStmt = dyn_cast<ForStmt>(loop);
-  if (!forStmt || !forStmt->getCond() || !forStmt->getInit() || !counter)
+  const auto *decl = forStmt ? dyn_cast_or_null<DeclStmt>(forStmt->getInit()) : nullptr;
+  if (!counter || !decl || !decl->isSingleDecl() || decl->getSingleDecl() != counter)
     return nullptr;
-  const auto *decl = dyn_cast<DeclStmt>(forStmt->getInit());
-  if (!decl || !decl->isSingleDecl() || decl->getSingleDecl() != counter)
-    return nullptr;
-  const auto *var = cast<VarDecl>(counter);
+  std::optional<CountedLoop> counted = readCountedLoop(facts, loop);
   std::optional<int64_t> start =
-      var->getInit() ? facts.constantInt({var->getInit(), nullptr}) : std::nullopt;
-  const auto *inc = dyn_cast_or_null<UnaryOperator>(forStmt->getInc());
-  if (!start || *start != 0 || !inc || !inc->isIncrementOp())
+      counted ? facts.constantInt({counted->start, nullptr}) : std::nullopt;
+  if (!counted || counted->counter != counter || counted->inclusive || !start || *start != 0)
     return nullptr;
-  const auto *test = dyn_cast<BinaryOperator>(stripCasts(forStmt->getCond()));
-  if (!test || test->getOpcode() != BO_LT ||
-      facts.referencedDecl({test->getLHS(), nullptr}) != counter)
-    return nullptr;
-  return test->getRHS();
+  return counted->bound;
 }
 
 /// B is a multiple of N: both constants, or `N * k` / `k * N`.

@@ -26,10 +26,6 @@ struct LoopCount {
   std::vector<const Expr *> inputs;
 };
 
-bool isNamed(const FunctionDecl *fn, llvm::StringRef name) {
-  return fn && fn->getIdentifier() && fn->getName() == name;
-}
-
 /// `x.chunk(k)`, `torch::chunk(x, k)`, `x.tensor_split(k)`, `x.split(size)`.
 void readSplittingCall(const CallExpr *call, LoopCount &count) {
   const FunctionDecl *callee = call->getDirectCallee();
@@ -87,46 +83,57 @@ unsigned countIncrements(ValueFacts &facts, const Stmt *stmt, const ValueDecl *c
   return found;
 }
 
-/// `i < n`, `i != n`, `n > i`: the counter and the bound.
-std::optional<std::pair<const ValueDecl *, const Expr *>> counterBelowBound(ValueFacts &facts, const Expr *cond) {
+/// `i < n`, `i <= n`, `i != n`, `n > i`: the counter, the bound and whether
+/// the bound is included.
+struct BoundTest {
+  const ValueDecl *counter = nullptr;
+  const Expr *bound = nullptr;
+  bool inclusive = false;
+};
+std::optional<BoundTest> counterBelowBound(ValueFacts &facts, const Expr *cond) {
   auto *binary = dyn_cast_or_null<BinaryOperator>(cond ? stripCasts(cond) : nullptr);
   if (!binary)
     return std::nullopt;
-  const Expr *counter = nullptr, *bound = nullptr;
-  if (binary->getOpcode() == BO_LT || binary->getOpcode() == BO_NE) {
+  BoundTest test;
+  const Expr *counter = nullptr;
+  switch (binary->getOpcode()) {
+  case BO_LE: test.inclusive = true; [[fallthrough]];
+  case BO_LT:
+  case BO_NE:
     counter = binary->getLHS();
-    bound = binary->getRHS();
-  } else if (binary->getOpcode() == BO_GT) {
+    test.bound = binary->getRHS();
+    break;
+  case BO_GE: test.inclusive = true; [[fallthrough]];
+  case BO_GT:
     counter = binary->getRHS();
-    bound = binary->getLHS();
-  } else {
-    return std::nullopt;
+    test.bound = binary->getLHS();
+    break;
+  default: return std::nullopt;
   }
-  const ValueDecl *decl = facts.referencedDecl({counter, nullptr});
-  if (!decl)
+  test.counter = facts.referencedDecl({counter, nullptr});
+  if (!test.counter)
     return std::nullopt;
-  return std::make_pair(decl, bound);
+  return test;
 }
 
 /// A counted loop `for (int i = 0; i < n; ++i)` or `int m = 0; while (m < n) { ...; ++m; }`
 /// runs n times when the counter starts at 0 and only the loop adds 1 to it.
-void readCountedLoop(ValueFacts &facts, const Stmt *loop, const Expr *cond, LoopCount &count) {
-  auto test = counterBelowBound(facts, cond);
-  if (!test)
+void readCountedBound(ValueFacts &facts, const Stmt *loop, LoopCount &count) {
+  const Expr *cond = nullptr;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    cond = forStmt->getCond();
+  else if (auto *whileStmt = dyn_cast<WhileStmt>(loop))
+    cond = whileStmt->getCond();
+  std::optional<BoundTest> test = counterBelowBound(facts, cond);
+  if (!test || test->inclusive)
     return;
-  auto [counter, bound] = *test;
-  const Expr *init = singleInitializer(facts, counter);
-  std::optional<int64_t> start = init ? facts.constantInt({init, nullptr}) : std::nullopt;
-  const Stmt *increments = loop;
-  if (auto *forStmt = dyn_cast<ForStmt>(loop))
-    increments = forStmt->getInc() ? static_cast<const Stmt *>(forStmt->getInc()) : nullptr;
-  unsigned steps = countIncrements(facts, increments, counter);
-  if (auto *forStmt = dyn_cast<ForStmt>(loop))
-    steps += countIncrements(facts, forStmt->getBody(), counter);
-  if (start && *start == 0 && steps == 1)
-    count.exact.push_back(bound);
+  std::optional<CountedLoop> counted = builder::readCountedLoop(facts, loop);
+  std::optional<int64_t> start =
+      counted ? facts.constantInt({counted->start, nullptr}) : std::nullopt;
+  if (start && *start == 0)
+    count.exact.push_back(test->bound);
   else
-    count.inputs.push_back(bound);
+    count.inputs.push_back(test->bound);
 }
 
 /// `std::vector<T> part(first, first + k)`: k elements. A k chosen by a
@@ -159,10 +166,8 @@ void readIteratorRange(ValueFacts &facts, const Expr *value, LoopCount &count) {
 
 LoopCount readLoopCount(ValueFacts &facts, const Stmt *loop) {
   LoopCount count;
-  if (auto *forStmt = dyn_cast<ForStmt>(loop))
-    readCountedLoop(facts, loop, forStmt->getCond(), count);
-  else if (auto *whileStmt = dyn_cast<WhileStmt>(loop))
-    readCountedLoop(facts, loop, whileStmt->getCond(), count);
+  if (isa<ForStmt, WhileStmt>(loop))
+    readCountedBound(facts, loop, count);
   else if (auto *range = dyn_cast<CXXForRangeStmt>(loop)) {
     const Expr *init = stripCasts(range->getRangeInit());
     if (auto *call = dyn_cast<CallExpr>(init)) {
@@ -247,6 +252,31 @@ SymbolicValue tripCount(ValueFacts &facts, const Stmt *loop) {
   value.text = "the inner loop's trip count";
   value.loc = loop->getBeginLoc();
   return value;
+}
+
+std::optional<CountedLoop> readCountedLoop(ValueFacts &facts, const Stmt *loop) {
+  const Expr *cond = nullptr;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    cond = forStmt->getCond();
+  else if (auto *whileStmt = dyn_cast<WhileStmt>(loop))
+    cond = whileStmt->getCond();
+  std::optional<BoundTest> test = counterBelowBound(facts, cond);
+  if (!test)
+    return std::nullopt;
+  const Expr *init = singleInitializer(facts, test->counter);
+  const Stmt *increments = loop;
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    increments = forStmt->getInc() ? static_cast<const Stmt *>(forStmt->getInc()) : nullptr;
+  unsigned steps = countIncrements(facts, increments, test->counter);
+  if (auto *forStmt = dyn_cast<ForStmt>(loop))
+    steps += countIncrements(facts, forStmt->getBody(), test->counter);
+  // The one increment is the counter's only write besides its initialisation.
+  size_t writes = 0;
+  for (const ValueOrigin &origin : facts.originsOf(test->counter))
+    writes += origin.kind == ValueOrigin::OtherWrite;
+  if (!init || steps != 1 || writes != 1)
+    return std::nullopt;
+  return CountedLoop{test->counter, init, test->bound, test->inclusive};
 }
 
 TripCountMatch matchTripCount(ValueFacts &facts, const Stmt *loop, ResolvedExpr divisor) {

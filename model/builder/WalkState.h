@@ -172,6 +172,17 @@ enum class TripCountMatch {
 /// Whether `divisor` is the trip count of the inner loop `loop`.
 TripCountMatch matchTripCount(ValueFacts &facts, const clang::Stmt *loop, ResolvedExpr divisor);
 
+/// A loop that counts: `for (int i = a; i < b; ++i)`, `i <= b`, `i != b`,
+/// `b > i`, or `int m = a; while (m < b) { ...; ++m; }`, whose counter only
+/// the loop adds 1 to, once per iteration, and nothing else writes.
+struct CountedLoop {
+  const clang::ValueDecl *counter = nullptr;
+  const clang::Expr *start = nullptr; ///< the counter's initial value
+  const clang::Expr *bound = nullptr;
+  bool inclusive = false; ///< `i <= b`: b - a + 1 iterations
+};
+std::optional<CountedLoop> readCountedLoop(ValueFacts &facts, const clang::Stmt *loop);
+
 // ---- LearningRate.cpp
 
 /// Reads a step()'s optimizer: its algorithm and the divisions applied to the
