@@ -420,23 +420,26 @@ struct EventWalker {
         state.events.erase(state.events.begin() + static_cast<std::ptrdiff_t>(named));
         return;
       }
+    // The body is read with its parameters bound to this call's arguments
+    // (`all_reduce(g, Op::Sum)` picks the SUM branch of its op selection).
     if (const FunctionDecl *body = inlinableCallee(call, facts.context().getSourceManager()))
-      if (std::optional<ReduceOpKind> op = collectiveOp(body->getBody()))
+      if (std::optional<ReduceOpKind> op =
+              collectiveOp(body->getBody(), facts.pushFrame(body, call, state.frame)))
         state.events[named].event.reduceOp = *op;
   }
 
   /// The reduce operation of the all-reduce calls in `stmt`, if it has any.
-  std::optional<ReduceOpKind> collectiveOp(const Stmt *stmt) {
+  std::optional<ReduceOpKind> collectiveOp(const Stmt *stmt, const SubstFrame *frame) {
     if (!stmt || isa<LambdaExpr>(stmt))
       return std::nullopt;
     std::optional<ReduceOpKind> op;
     if (auto *call = dyn_cast<CallExpr>(stmt)) {
       ApiCallInfo info = classifyCall(call, facts.options());
       if (info.kind == ApiKind::ProcessGroupAllReduce || info.kind == ApiKind::NamedAllReduce)
-        op = reduceOpOf(facts, call, info, nullptr);
+        op = reduceOpOf(facts, call, info, frame);
     }
     for (const Stmt *child : stmt->children())
-      if (std::optional<ReduceOpKind> inner = collectiveOp(child))
+      if (std::optional<ReduceOpKind> inner = collectiveOp(child, frame))
         if (!op || *inner == ReduceOpKind::Average)
           op = inner;
     return op;

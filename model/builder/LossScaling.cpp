@@ -415,6 +415,38 @@ void collectScaling(ValueFacts &facts, ResolvedExpr value, std::vector<RawFactor
 /// c10d::ReduceOp::AVG in its arguments or in the options variable's fields
 /// (`opts.reduceOp = c10d::ReduceOp::AVG;`), or a method named like
 /// all_reduce_mean. c10d's default is SUM.
+namespace {
+/// `op == Op::Sum` where both sides are enumerators once the helper's
+/// parameters are bound to the caller's arguments: which way it goes.
+std::optional<bool> enumeratorComparison(ValueFacts &facts, const Expr *cond,
+                                         const SubstFrame *frame) {
+  auto *binary = dyn_cast_or_null<BinaryOperator>(cond ? stripCasts(cond) : nullptr);
+  const Expr *lhs = nullptr, *rhs = nullptr;
+  bool equal = false;
+  if (binary && (binary->getOpcode() == BO_EQ || binary->getOpcode() == BO_NE)) {
+    lhs = binary->getLHS();
+    rhs = binary->getRHS();
+    equal = binary->getOpcode() == BO_EQ;
+  } else if (auto *op = dyn_cast_or_null<CXXOperatorCallExpr>(cond ? stripCasts(cond) : nullptr);
+             op && op->getNumArgs() == 2 &&
+             (op->getOperator() == OO_EqualEqual || op->getOperator() == OO_ExclaimEqual)) {
+    lhs = op->getArg(0);
+    rhs = op->getArg(1);
+    equal = op->getOperator() == OO_EqualEqual;
+  }
+  if (!lhs || !rhs)
+    return std::nullopt;
+  auto enumerator = [&](const Expr *side) -> const EnumConstantDecl * {
+    auto *ref = dyn_cast<DeclRefExpr>(stripCasts(facts.resolve({side, frame}).expr));
+    return ref ? dyn_cast<EnumConstantDecl>(ref->getDecl()) : nullptr;
+  };
+  const EnumConstantDecl *a = enumerator(lhs), *b = enumerator(rhs);
+  if (!a || !b)
+    return std::nullopt;
+  return (a == b) == equal;
+}
+} // namespace
+
 ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallInfo &info,
                         const SubstFrame *frame) {
   bool sawSum = false, sawAverage = false;
@@ -424,6 +456,14 @@ ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallIn
           return;
         ResolvedExpr resolved = facts.resolve({expr, in});
         expr = stripCasts(resolved.expr);
+        // `op == Op::Sum ? ReduceOp::SUM : ReduceOp::AVG` with the caller's op.
+        if (auto *choice = dyn_cast<ConditionalOperator>(expr))
+          if (std::optional<bool> taken =
+                  enumeratorComparison(facts, choice->getCond(), resolved.frame)) {
+            scan(*taken ? choice->getTrueExpr() : choice->getFalseExpr(), resolved.frame,
+                 depth + 1);
+            return;
+          }
         if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
           if (auto *enumerator = dyn_cast<EnumConstantDecl>(ref->getDecl())) {
             sawAverage = sawAverage || namesAverage(enumerator->getName());
@@ -433,6 +473,8 @@ ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallIn
           auto *var = dyn_cast<VarDecl>(ref->getDecl());
           if (!var)
             return;
+          // A local's writes are in the same call as the read: same bindings.
+          const SubstFrame *local = var->hasLocalStorage() ? resolved.frame : nullptr;
           forEachField(var->getType()->getAsCXXRecordDecl(), [&](const FieldDecl *field) {
             for (const ValueOrigin &origin : facts.originsOf(field)) {
               const Expr *target = nullptr;
@@ -442,11 +484,11 @@ ReduceOpKind reduceOpOf(ValueFacts &facts, const CallExpr *call, const ApiCallIn
                 target = op->getArg(0);
               auto *member = dyn_cast_or_null<MemberExpr>(target ? stripImplicit(target) : nullptr);
               if (member && facts.referencedDecl({member->getBase(), nullptr}) == var)
-                scan(origin.value, nullptr, depth + 1);
+                scan(origin.value, local, depth + 1);
             }
           });
           if (var->getInit())
-            scan(var->getInit(), nullptr, depth + 1);
+            scan(var->getInit(), local, depth + 1);
           return;
         }
         for (const Stmt *child : expr->children())
