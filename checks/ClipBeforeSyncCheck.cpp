@@ -91,7 +91,11 @@ void ClipBeforeSyncCheck::check(const TrainingLoop &loop, CheckContext &context)
             "; each rank clips its own local gradient by its own norm, so ranks scale their "
             "contributions differently and the synchronised gradient is not the global "
             "gradient clipped to the limit");
-    result.fix = clipFix(loop, *clip, *sync, *step, context);
+    // After the boundary's own all-reduce, the clip runs on every micro-batch:
+    // accum-per-micro-batch-clip moves it before step(), which fixes this too
+    // (one fix, not two overlapping ones).
+    if (clip->order < sync->order)
+      result.fix = clipFix(loop, *clip, *sync, *step, context);
     result.notes.push_back({sync->loc, "the gradients are all-reduced here, after the clip"});
     result.notes.push_back(
         {step->loc, "fix: clip after the all-reduce, right before this step(), so every rank "

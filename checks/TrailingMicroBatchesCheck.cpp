@@ -20,7 +20,10 @@ public:
 };
 
 /// What becomes of the partial window's gradients, or empty when nothing is lost.
-std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &context) {
+/// `single`: the partial window is one micro-batch (the sentence says "it").
+std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &context,
+                                bool single) {
+  const std::string them = single ? "it" : "them";
   const LoopEnd &end = loop.end;
   // A reset anywhere but after the boundary's step() runs before the next
   // window's step(): it discards what the last one left.
@@ -32,19 +35,21 @@ std::string fateOfPartialWindow(const TrainingLoop &loop, const CheckContext &co
     if (!end.epochReset)
       return "";
     return "the gradient reset between epochs (line " +
-           std::to_string(context.line(end.epochReset->getBeginLoc())) +
-           ") discards them, and the next epoch's first window steps on fewer than N";
+           std::to_string(context.line(end.epochReset->getBeginLoc())) + ") discards " + them +
+           ", and the next epoch's first window steps on fewer than N";
   }
   if (end.epochReset)
     return "the gradient reset before the next epoch (line " +
-           std::to_string(context.line(end.epochReset->getBeginLoc())) + ") discards them";
+           std::to_string(context.line(end.epochReset->getBeginLoc())) + ") discards " + them;
   if (resetBeforeNextStep)
-    return "the next gradient reset in the loop discards them";
+    return "the next gradient reset in the loop discards " + them;
   if (end.epochLoop)
-    return "they stay in .grad and are added to the next epoch's first window, which then "
-           "steps on up to 2N - 1 micro-batches";
-  return "they stay in .grad when the loop ends: no step() applies them here, and a later "
-         "window that does adds them to its own";
+    return std::string(single ? "it stays in .grad and is added"
+                              : "they stay in .grad and are added") +
+           " to the next epoch's first window, which then steps on up to 2N - 1 micro-batches";
+  return std::string(single ? "it stays" : "they stay") +
+         " in .grad when the loop ends: no step() applies " + them +
+         " here, and a later window that does adds " + them + " to its own";
 }
 
 /// A comparison written without macros: the only condition that extending
@@ -255,8 +260,7 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
   if (guard.form == GuardForm::NestedLoop || guard.lastBatchExtension || end.flush ||
       end.batchCountMultipleOfSteps || end.counter == CounterScope::Unknown || !end.runsPerEpoch)
     return;
-  std::string fate = fateOfPartialWindow(loop, context);
-  if (fate.empty())
+  if (fateOfPartialWindow(loop, context, /*single=*/false).empty())
     return;
   std::string steps = describeSteps(loop);
   std::string where = end.epochLoop ? "of every epoch" : "of the loop";
@@ -277,14 +281,18 @@ void TrailingMicroBatchesCheck::check(const TrainingLoop &loop, CheckContext &co
     count = bound + " = " + count;
   if (definite)
     count += end.batchCountOrigin.empty() ? " batches" : " batches (" + end.batchCountOrigin + ")";
-  std::string leftOver = definite ? "the loop runs " + count + ", not a multiple of " + steps +
-                                        ": the " + std::to_string(*batches % *stepsValue) +
-                                        " micro-batches after its last "
-                                  : "when the loop's batches are not a multiple of " + steps +
-                                        ", the r = batches mod N micro-batches after its last ";
+  bool single = definite && *batches % *stepsValue == 1;
+  std::string leftOver =
+      definite ? "the loop runs " + count + ", not a multiple of " + steps + ": the " +
+                     std::to_string(*batches % *stepsValue) +
+                     (single ? " micro-batch after its last boundary is"
+                             : " micro-batches after its last boundary are")
+               : "when the loop's batches are not a multiple of " + steps +
+                     ", the r = batches mod N micro-batches after its last boundary are";
   Finding result =
       finding(guard.loc, "the last partial window " + where + " never reaches step(): " + leftOver +
-                             "boundary are backpropagated but not stepped, and " + fate);
+                             " backpropagated but not stepped, and " +
+                             fateOfPartialWindow(loop, context, single));
   result.conditional = !definite;
   result.fix = lastBatchFix(loop, context);
   if (!result.fix)

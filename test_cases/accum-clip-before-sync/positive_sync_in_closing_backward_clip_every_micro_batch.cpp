@@ -1,8 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-clip-before-sync not-executable: overlaps another fix-it
-// CONFIRM-VERDICT: accum-per-micro-batch-clip confirmed: all-reduces per step
-// (The confirmation runs the helper's all-reduce on every micro-batch, past its early return
-// on `!closing`: its figure is wrong. Known, issue 33.)
+// CONFIRM-VERDICT: accum-clip-before-sync not-executable: has no fix-it
 // A backward helper averages the gradients over the ranks on the micro-batch that closes the
 // window (like DDP outside no_sync()). The clip runs after every backward(): on the window's
 // first micro-batches it clips each rank's local partial sum, before the all-reduce that the

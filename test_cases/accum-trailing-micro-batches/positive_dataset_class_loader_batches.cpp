@@ -36,7 +36,7 @@ int main() {
       (torch::nn::functional::cross_entropy(logits, batch.target) / every).backward();
       batch_index++;
       if (batch_index % every == 0) {
-      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the last partial window of every epoch never reaches step(): the loop runs 21 batches (the data loader's: 1000 examples of FolderImages in batches of 48), not a multiple of N = every = 2: the 1 micro-batches {{.*}} [accum-trailing-micro-batches]
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the last partial window of every epoch never reaches step(): the loop runs 21 batches (the data loader's: 1000 examples of FolderImages in batches of 48), not a multiple of N = every = 2: the 1 micro-batch after its last boundary is backpropagated but not stepped, and it stays in .grad and is added to the next epoch{{.*}} [accum-trailing-micro-batches]
         adam.step();
         adam.zero_grad();
       }
