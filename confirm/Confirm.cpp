@@ -541,6 +541,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   interp::ExecutionSetting setting;
   setting.backend = &backend;
   setting.windows = kConfirmWindows;
+  setting.focusLine = code.line;
   c.setting.model = "mlp " + std::to_string(setting.data.inFeatures) + "-" +
                     std::to_string(setting.data.hidden) + "-" +
                     std::to_string(setting.data.outFeatures) + " (stand-in for the code's model)";
@@ -690,10 +691,16 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
            (what = overcountWords(written.firstAppliedGradient, n, w, data, backend, c),
             !what.empty()))
     ;
-  else if (moreTraffic)
-    what = format("%.0f", c.allreduceCallsPerStep) + " all-reduces per step instead of " +
-           format("%.0f", fixedTraffic);
-  else
+  else if (moreTraffic) {
+    // In whole gradients, so that the figure reads as the warning's N.
+    double perStep = written.gradientAllReducesPerStep();
+    double fixedPerStep = fixed ? fixed->gradientAllReducesPerStep() : std::min(perStep, 1.0);
+    what = format("%.0f", perStep) + " all-reduces of the gradient per step instead of " +
+           format("%.0f", fixedPerStep);
+    if (std::abs(perStep - c.allreduceCallsPerStep) > 1e-9)
+      what += " (" + format("%.0f", c.allreduceCallsPerStep) + " calls per step, one per " +
+              "parameter tensor of the stand-in)";
+  } else
     what = "applied gradient: rel. error " + format("%.3g", gradient.relativeError) +
            " vs the large-batch gradient, norm ratio " + format("%.3f", gradient.normRatio);
   std::string update = "update " + format("%.3f", c.updateRatio) +

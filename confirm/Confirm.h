@@ -33,6 +33,9 @@ struct FindingCode {
   /// null when there is none (then `noFix` says why).
   std::shared_ptr<const interp::LoopCode> fixed;
   std::string noFix;
+  /// The finding's line: where the code takes a path the interpreter cannot
+  /// decide, the run takes the one through it.
+  unsigned line = 0;
 };
 
 /// Runs the loop's own code as written and with the finding's fix-it against

@@ -48,9 +48,14 @@ struct Value {
   };
   Kind kind = Kind::Unknown;
   double number = 0.0;
-  std::vector<Term> terms;                        ///< Tensor
-  std::vector<int> params;                        ///< Params, Grad: parameter indices
-  double factor = 1.0;                            ///< Grad: p.grad() / N
+  std::vector<Term> terms; ///< Tensor
+  std::vector<int> params; ///< Params, Grad: parameter indices
+  /// Grad: p.grad() / N. Tensor without terms: the numeric factors the code
+  /// applied to it (an untraced loss keeps its `/ N` for the stand-in).
+  double factor = 1.0;
+  /// Tensor without terms: where the code scaled it by a value the interpreter
+  /// does not know (a backward() on it cannot say its scale).
+  std::string unknownScale;
   int optimizer = -1;                             ///< Optimizer
   int count = -1;                                 ///< Chunks (-1: unknown)
   std::vector<std::shared_ptr<BufferSlot>> slots; ///< Buffer (factor applies on reading)
@@ -248,6 +253,8 @@ private:
   std::vector<long> loopTokens_;
   long tokenCounter_ = 0, lastForwardToken_ = -1;
   int consumed_ = 0, currentMicroBatch_ = -1;
+  std::map<int, bool> reachesMemo_; ///< per function: reaches the finding's line
+  int dataLoopDepth_ = 0;           ///< data loops running (a forward outside them is a rollout)
   /// Epoch mode: the epoch running (1-based; 0 before the data loop starts)
   /// and the micro-batches backpropagated since the last step or reset.
   int epoch_ = 0, epochStart_ = 0;
@@ -282,6 +289,26 @@ private:
                    " micro-batches within 5,000,000 interpreted steps"};
   }
 
+  /// Whether `node` or a helper it calls holds code on `line`.
+  bool reaches(const Node &node, unsigned line) {
+    if (node.line == line)
+      return true;
+    if (node.kind == NodeKind::CallUser && node.function >= 0) {
+      auto [memo, fresh] = reachesMemo_.try_emplace(node.function, false);
+      if (fresh) {
+        const Function &callee = code_.functions[static_cast<size_t>(node.function)];
+        memo->second = callee.body && reaches(*callee.body, line);
+        reachesMemo_[node.function] = memo->second;
+      }
+      if (reachesMemo_[node.function])
+        return true;
+    }
+    for (const std::unique_ptr<Node> &child : node.children)
+      if (child && reaches(*child, line))
+        return true;
+    return false;
+  }
+
   // ---- the runtime
 
   /// The micro-batch a forward pass in the current loop iteration reads.
@@ -302,8 +329,30 @@ private:
     return runtime::microBatch(setting_.data, microBatch / n_, microBatch % n_, rank, n_, w_);
   }
 
-  void backward(const Value &loss, const Node &node) {
-    if (loss.kind != Value::Kind::Tensor || loss.terms.empty())
+  void backward(Value loss, const Node &node) {
+    if (loss.kind == Value::Kind::Unknown ||
+        (loss.kind == Value::Kind::Tensor && loss.terms.empty())) {
+      // A loss built where the interpreter does not follow it (a struct's
+      // field, a loss object's result): the micro-batch's stand-in loss, with
+      // the numeric factors the code applied to the untraced value.
+      if (loopTokens_.empty())
+        throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
+                     "`, which the interpreter cannot trace to a forward pass, outside any loop"};
+      if (!loss.unknownScale.empty())
+        throw Refuse{"backward()" + lineText(node.line) + " runs on a loss computed in " +
+                     loss.unknownScale + " from a value the interpreter does not follow"};
+      double scale = loss.kind == Value::Kind::Tensor ? loss.factor : 1.0;
+      char factor[32];
+      std::snprintf(factor, sizeof factor, "%g", scale);
+      assume("backward()" + lineText(node.line) + " on `" + node.text + "`",
+             std::string("the micro-batch's stand-in loss") + (scale == 1.0 ? "" : " x ") +
+                 (scale == 1.0 ? "" : factor),
+             "the interpreter does not trace this loss to a forward pass; the numeric factors "
+             "the code applies to it are kept");
+      loss.kind = Value::Kind::Tensor;
+      loss.terms = {{forwardMicroBatch(), scale}};
+    }
+    if (loss.kind != Value::Kind::Tensor)
       throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
                    "`, which the interpreter cannot trace to a forward pass"};
     anyBackward_ = true;
@@ -617,6 +666,8 @@ private:
       group.allReduceTensor(buffers, static_cast<size_t>(i),
                             average ? runtime::ReduceOp::Avg : runtime::ReduceOp::Sum);
     result_.allReduceCalls += 1.0;
+    result_.gradientAllReduces +=
+        static_cast<double>(params.size()) / std::max<size_t>(1, allParams().size());
     result_.averagedOverRanks = result_.averagedOverRanks || average;
   }
 
@@ -681,12 +732,81 @@ private:
   }
 
   static Value scaled(Value value, double factor) {
-    if (value.kind == Value::Kind::Tensor)
+    if (value.kind == Value::Kind::Tensor && !value.terms.empty())
       for (Term &term : value.terms)
         term.scale *= factor;
-    else if (value.kind == Value::Kind::Grad || value.kind == Value::Kind::Buffer)
+    else if (value.kind == Value::Kind::Tensor || value.kind == Value::Kind::Grad ||
+             value.kind == Value::Kind::Buffer)
       value.factor *= factor;
     return value;
+  }
+
+  /// Adds `terms` (times `sign`) into `into`. Two terms of one micro-batch
+  /// (`policy_loss + 0.5 * value_loss`, a loss of two heads) are one stand-in
+  /// loss: the runtime has one loss per micro-batch, so the larger scale stands
+  /// for their sum (the large-batch reference weighs the micro-batch the same way).
+  static void mergeTerms(Value &into, const std::vector<Term> &terms, double sign) {
+    for (Term term : terms) {
+      term.scale *= sign;
+      auto same = std::find_if(into.terms.begin(), into.terms.end(),
+                               [&](const Term &t) { return t.microBatch == term.microBatch; });
+      if (same == into.terms.end())
+        into.terms.push_back(term);
+      else if (std::abs(term.scale) > std::abs(same->scale))
+        same->scale = term.scale;
+    }
+  }
+
+  /// A value the interpreter does not follow, of tensor type: an opaque tensor.
+  static Value opaqueTensorIf(Value value, const Node *source) {
+    if (value.kind == Value::Kind::Unknown && source && source->isTensor) {
+      value.kind = Value::Kind::Tensor;
+      value.factor = 1.0;
+    }
+    return value;
+  }
+
+  /// `(x / N).mean()` on an untraced x: the result keeps x's scale when x is
+  /// the only tensor operand.
+  static void carryUntracedScale(Value &result, const std::vector<Value> &operands) {
+    const Value *only = nullptr;
+    for (const Value &operand : operands)
+      if (operand.kind == Value::Kind::Tensor) {
+        if (only)
+          return;
+        only = &operand;
+      }
+    if (only) {
+      result.factor = only->factor;
+      result.unknownScale = only->unknownScale;
+    }
+  }
+
+  /// A tensor-valued call the interpreter does not run (a loss object's
+  /// forward, `scaler.scale(loss)`): its result carries its operands' loss.
+  Value opaqueResult(const Node &node, const std::vector<Value> &operands) {
+    Value result;
+    result.kind = Value::Kind::Tensor;
+    for (const Value &operand : operands)
+      if (carriesLoss(operand))
+        mergeTerms(result, operand.terms, 1.0);
+    if (result.terms.empty())
+      carryUntracedScale(result, operands);
+    else
+      assume("`" + node.text + "`" + lineText(node.line), "its tensor operand's loss",
+             "a call the interpreter does not run; its result is taken as the loss it is "
+             "handed, unscaled");
+    return result;
+  }
+
+  static bool carriesLoss(const Value &value) {
+    return value.kind == Value::Kind::Tensor && !value.terms.empty();
+  }
+
+  /// A tensor the interpreter does not follow, standing for a positive factor
+  /// on a loss (a mask's sum, a token count, per-sample weights).
+  static bool opaqueFactor(const Value &value) {
+    return value.kind == Value::Kind::Unknown || value.kind == Value::Kind::Tensor;
   }
 
   Value arithmetic(const std::string &op, const Value &a, const Value &b, bool integer,
@@ -744,6 +864,34 @@ private:
       addInto(sum, b, op == "-" ? -1.0 : 1.0, node);
       return sum;
     }
+    // Two untraced tensors (`loss / num_pos`, `x * mask`): the right one is an
+    // opaque positive factor on the left one.
+    if ((op == "*" || op == "/") && a.kind == K::Tensor && a.terms.empty() && b.kind == K::Tensor &&
+        b.terms.empty()) {
+      Value result = a;
+      if (result.unknownScale.empty())
+        result.unknownScale = b.unknownScale;
+      return result;
+    }
+    // Data divided by a number of the code the interpreter holds as 0 (a field
+    // it never saw set): no loss flows through it, so only its scale is lost.
+    if (op == "/" && a.kind == K::Tensor && a.terms.empty() && b.isNumber() && b.number == 0) {
+      Value result = a;
+      result.unknownScale = "`" + node.text + "`" + lineText(node.line);
+      return result;
+    }
+    // An untraced tensor scaled by a number the interpreter does not know.
+    if ((op == "*" || op == "/") && a.kind == K::Tensor && a.terms.empty() &&
+        b.kind == K::Unknown) {
+      Value result = a;
+      result.unknownScale = "`" + node.text + "`" + lineText(node.line);
+      return result;
+    }
+    if (op == "*" && b.kind == K::Tensor && b.terms.empty() && a.kind == K::Unknown) {
+      Value result = b;
+      result.unknownScale = "`" + node.text + "`" + lineText(node.line);
+      return result;
+    }
     if (tensorA && b.isNumber()) {
       if (op == "*")
         return scaled(a, b.number);
@@ -764,11 +912,9 @@ private:
         return scaled(b, -1.0);
     }
     if (a.kind == K::Tensor && b.kind == K::Tensor && (op == "+" || op == "-")) {
-      Value sum = a;
-      for (Term term : b.terms) {
-        term.scale *= op == "-" ? -1.0 : 1.0;
-        sum.terms.push_back(term);
-      }
+      Value sum = a.terms.empty() && !b.terms.empty() ? scaled(b, op == "-" ? -1.0 : 1.0) : a;
+      if (!a.terms.empty())
+        mergeTerms(sum, b.terms, op == "-" ? -1.0 : 1.0);
       return sum;
     }
     // An unknown tensor combined with a gradient: a hand-written buffer the
@@ -792,6 +938,22 @@ private:
     }
     if (b.kind == K::Tensor && a.kind != K::Number && op == "+")
       return b;
+    // A loss times or over a tensor the interpreter does not follow (`loss /
+    // num_pos`, `log_probs.exp() * log_probs`, `(logp * mask).sum() /
+    // mask.sum()`): the other side is an opaque positive factor, taken as 1.
+    if ((op == "*" || op == "/") && carriesLoss(a) && opaqueFactor(b) && b.kind != K::Grad) {
+      assume("`" + node.text + "`" + lineText(node.line),
+             "the loss " + std::string(op == "*" ? "times" : "over") + " 1",
+             "the factor is a tensor the interpreter does not follow, taken as an opaque "
+             "positive factor");
+      return a;
+    }
+    if (op == "*" && carriesLoss(b) && opaqueFactor(a) && a.kind != K::Grad) {
+      assume("`" + node.text + "`" + lineText(node.line), "the loss times 1",
+             "the factor is a tensor the interpreter does not follow, taken as an opaque "
+             "positive factor");
+      return b;
+    }
     if (a.kind == K::Tensor || b.kind == K::Tensor)
       if (!a.terms.empty() || !b.terms.empty())
         throw Refuse{"`" + node.text + "`" + lineText(node.line) +
@@ -897,7 +1059,8 @@ private:
       }
       // `(i + 1) % N == 0 || i + 1 == num_batches`: the last-batch extension
       // of a guard; the run covers the first windows of a longer epoch.
-      if (node.op == "||" && a.isNumber() && !b.isNumber() && node.children[1]->op == "==") {
+      if (node.op == "||" && a.isNumber() && !b.isNumber() &&
+          (node.children[1]->op == "==" || node.children[1]->kind == NodeKind::Read)) {
         if (setting_.epochMicroBatches > 0 && dataIteration_ >= 0 && dataLength_ > 0) {
           assume("`" + node.children[1]->text + "`" + lineText(node.line),
                  "true at each epoch's last micro-batch",
@@ -909,7 +1072,27 @@ private:
                    " micro-batches of a longer epoch");
         return Value::of(a.number != 0);
       }
-      return arithmetic(node.op, a, b, node.integer, node);
+      // An untraced tensor scaled by a number or combined with a tensor keeps
+      // the scale (`(loss_from_a_struct / N).backward()`).
+      // Two untraced tensors (`l1[0] + l2[0]` of a loss object's results) are
+      // opaque tensors too when the result is one.
+      auto followed = [&](const Value &v) {
+        return v.isNumber() || v.kind == Value::Kind::Tensor ||
+               (node.isTensor && v.kind == Value::Kind::Unknown && node.op != "%" &&
+                !comparesOrCounts(node.op == "+" || node.op == "-" ? "" : node.op));
+      };
+      if (followed(b))
+        a = opaqueTensorIf(std::move(a), node.children[0].get());
+      if (followed(a))
+        b = opaqueTensorIf(std::move(b), node.children[1].get());
+      Value result = arithmetic(node.op, a, b, node.integer, node);
+      if (result.kind == Value::Kind::Unknown && node.isTensor) {
+        // A tensor computed from values the interpreter does not follow: a
+        // backward() on it could not say its scale.
+        result.kind = Value::Kind::Tensor;
+        result.unknownScale = "`" + node.text + "`" + lineText(node.line);
+      }
+      return result;
     }
     case NodeKind::Assign: {
       Value rhs = evaluate(*node.children[1]);
@@ -982,14 +1165,15 @@ private:
       return value;
     }
     case NodeKind::Skipped: {
+      std::vector<Value> values;
       for (const std::unique_ptr<Node> &child : node.children)
         if (child && child->kind != NodeKind::Unknown)
-          evaluate(*child);
+          values.push_back(evaluate(*child));
       if (node.role != Role::None)
         return unknownRead(node);
       if (!node.op.empty() && node.op != "stream output")
         skip(node.op + "()", node.line);
-      return {};
+      return node.isTensor ? opaqueResult(node, values) : Value{};
     }
     case NodeKind::Unknown:
       if (node.hasTrainingWork)
@@ -1031,6 +1215,12 @@ private:
     case ApiOp::Forward: {
       Value value;
       value.kind = K::Tensor;
+      // A forward pass before the data loop starts (a rollout, a target
+      // network's values) reads no micro-batch: its output is data.
+      if (code_.hasDataLoop && dataLoopDepth_ == 0 && !code_.stepFunction) {
+        skip("forward pass outside the data loop (its output is taken as data)", node.line);
+        return value;
+      }
       value.terms.push_back({forwardMicroBatch(), 1.0});
       return value;
     }
@@ -1150,8 +1340,13 @@ private:
       return value;
     }
     case ApiOp::Grad: {
+      // The gradient of a tensor that is not a parameter of the stand-in
+      // (a bare `torch::zeros(..., requires_grad())` weight): dropping it
+      // would run a loop other than the one written.
       if (object.kind != K::Params)
-        return {};
+        throw Refuse{"`" + node.text + "`" + lineText(node.line) + " reads the gradient of `" +
+                     node.children[0]->text +
+                     "`, which the interpreter does not map to the stand-in model's parameters"};
       Value value = object;
       value.kind = K::Grad;
       value.factor = 1.0;
@@ -1277,11 +1472,13 @@ private:
         } else if (value.kind == K::Tensor &&
                    (combined.kind == K::Tensor || combined.kind == K::Unknown)) {
           combined.kind = K::Tensor;
-          combined.terms.insert(combined.terms.end(), value.terms.begin(), value.terms.end());
+          mergeTerms(combined, value.terms, 1.0);
         }
       }
       if (combined.kind == K::Unknown && node.isTensor)
         combined.kind = K::Tensor;
+      if (combined.kind == K::Tensor && combined.terms.empty())
+        carryUntracedScale(combined, values);
       return combined;
     }
     case ApiOp::TensorAssign: {
@@ -1307,6 +1504,14 @@ private:
         }
         return {};
       }
+      // `p.grad().data() = p.grad().data() / world_size`: assigning to a
+      // tensor handle that is not a variable copies into its storage, so the
+      // gradient is scaled in place.
+      if (object.kind == K::Grad && value.kind == K::Grad && node.op == "=" &&
+          value.params == object.params && object.factor != 0.0) {
+        scaleGrads(object.params, value.factor / object.factor);
+        return {};
+      }
       if (value.kind == K::Grad || value.kind == K::Buffer)
         throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                      " stores a gradient where the interpreter does not follow it"};
@@ -1314,11 +1519,17 @@ private:
       return {};
     }
     case ApiOp::SchedulerStep: {
-      if (node.scheduler < 0) {
-        skip(node.op + "() (a schedule other than StepLR is not run)", node.line);
+      if (node.scheduler < 0 ||
+          code_.schedulers[static_cast<size_t>(node.scheduler)].optimizer < 0) {
+        skip(node.op + "() (a schedule the interpreter cannot tie to an optimizer is not run)",
+             node.line);
         return {};
       }
       const SchedulerSpec &spec = code_.schedulers[static_cast<size_t>(node.scheduler)];
+      if (spec.standIn)
+        assume(spec.name, "StepLR(step_size=1, gamma=0.5)",
+               "its schedule is not one the runtime models; a stand-in that halves the rate on "
+               "every call shows how often it advances");
       int calls = ++schedulerCalls_[node.scheduler];
       double lr = code_.optimizers[static_cast<size_t>(spec.optimizer)].lr *
                   std::pow(spec.gamma, stepLRDecays(calls, spec.stepSize));
@@ -1514,6 +1725,7 @@ private:
       }
     }
     loopTokens_.push_back(0);
+    dataLoopDepth_ += node.isDataLoop ? 1 : 0;
     Flow result = Flow::Normal;
     for (long iteration = 0;; ++iteration) {
       tick();
@@ -1563,6 +1775,7 @@ private:
                      " ran more than 1,000,000 times"};
     }
     loopTokens_.pop_back();
+    dataLoopDepth_ -= node.isDataLoop ? 1 : 0;
     if (epochs) {
       dataIteration_ = -1;
       dataLength_ = 0;
@@ -1606,10 +1819,26 @@ private:
     case NodeKind::If: {
       Value condition = evaluate(*node.children[0]);
       if (!condition.isNumber()) {
-        if (node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork)
+        bool trains = node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork;
+        // The window's own guard decides what the finding is about: no stand-in.
+        if (trains && node.children[0]->isWindowGuard)
           throw Refuse{"the condition `" + node.text + "`" + lineText(node.line) +
                        " decides whether training work runs, and the interpreter cannot "
                        "evaluate it"};
+        // A flag or a check the code does not give (`use_scaler`,
+        // `std::isfinite(norm)`): the run takes the branch that reaches the
+        // finding, else the one it holds in.
+        if (trains) {
+          bool taken = !(setting_.focusLine && reaches(*node.children[2], setting_.focusLine) &&
+                         !reaches(*node.children[1], setting_.focusLine));
+          assume("`" + node.children[0]->text + "`" + lineText(node.line), taken ? "true" : "false",
+                 std::string("a condition the interpreter cannot evaluate; the run takes the "
+                             "branch ") +
+                     (taken == reaches(*node.children[1], setting_.focusLine) && setting_.focusLine
+                          ? "that reaches the finding"
+                          : "it holds in"));
+          return execute(*node.children[taken ? 1 : 2]);
+        }
         skip("if (" + node.text + ") (its condition is unknown; neither branch trains)", node.line);
         return Flow::Normal;
       }

@@ -23,6 +23,9 @@ struct ExecutionSetting {
   int accumulationSteps = 0, worldSize = 0;
   /// accumulationSteps is the value the code itself gave N when it ran.
   bool stepsSeenInCode = false;
+  /// The finding's line (0: none): a branch the code's values do not decide
+  /// is the one that reaches it.
+  unsigned focusLine = 0;
   /// > 0: epochs of this many micro-batches (a data loop whose length the code
   /// does not show ends after them) and the run ends after `epochs` epochs,
   /// with the code after the data loop run at each epoch's end.
@@ -66,6 +69,9 @@ struct Execution {
   /// Rank 0's parameters before each window's first micro-batch and at the end.
   std::vector<std::vector<float>> windowTrace;
   double allReduceCalls = 0.0;
+  /// All-reduces counted in whole gradients: a call on one of P parameter
+  /// tensors counts 1/P (per-parameter loops make one all-reduce of the gradient).
+  double gradientAllReduces = 0.0;
   bool averagedOverRanks = false; ///< an AVG all-reduce ran
   ClipUse clip;
   OptimizerSpec optimizer; ///< the loop's optimizer
@@ -81,6 +87,7 @@ struct Execution {
   std::vector<int> windowEnds;
   int stepsSeen = 0; ///< the value N had when the code read it (0: never known)
   double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
+  double gradientAllReducesPerStep() const { return steps ? gradientAllReduces / steps : 0.0; }
 };
 
 /// Executes the code for setting.windows x N micro-batches.

@@ -145,6 +145,9 @@ struct SchedulerSpec {
   int optimizer = -1;
   int stepSize = 1;
   double gamma = 0.1;
+  /// Another schedule (a lambda, cosine or hand-written class): the runtime
+  /// runs this StepLR in its place, so that each call still advances it.
+  bool standIn = false;
 };
 
 struct Function {
@@ -160,6 +163,7 @@ struct LoopCode {
   std::vector<Function> functions;
   int entry = -1;            ///< the function run first
   bool stepFunction = false; ///< entry is called once per micro-batch
+  bool hasDataLoop = false;  ///< a Loop node is the training loop itself
   std::vector<OptimizerSpec> optimizers;
   std::vector<SchedulerSpec> schedulers;
   int loopOptimizer = -1; ///< the optimizer this training loop steps (-1: any)

@@ -199,6 +199,13 @@ public:
       markFunction(static_cast<int>(index));
     code_->distributed = distributed_;
     code_->gradientType = loop_.halfPrecision.type;
+    for (SchedulerSpec &scheduler : code_->schedulers)
+      if (scheduler.optimizer < 0)
+        scheduler.optimizer = code_->loopOptimizer >= 0   ? code_->loopOptimizer
+                              : code_->optimizers.empty() ? -1
+                                                          : 0;
+    for (const Function &function : code_->functions)
+      code_->hasDataLoop = code_->hasDataLoop || (function.body && hasDataLoop(*function.body));
     return code_;
   }
 
@@ -355,6 +362,12 @@ private:
     if (auto *var = dyn_cast<VarDecl>(decl))
       init = var->getInit();
     if (auto *field = dyn_cast<FieldDecl>(decl)) {
+      // The model's reading first: the value every construction of the file
+      // leaves (constructor bodies and the methods they call included).
+      if (std::optional<double> built = facts_.constructedFieldValue(field)) {
+        code_->sharedInitial.push_back({shared, *built});
+        return;
+      }
       init = field->getInClassInitializer();
       if (auto *record = dyn_cast<CXXRecordDecl>(field->getParent()))
         for (const CXXConstructorDecl *ctor : record->ctors())
@@ -1036,6 +1049,11 @@ private:
     const FunctionDecl *callee = builder::inlinableCallee(call, sm_);
     if (!callee && op && op->getOperator() == OO_Call)
       callee = builder::callbackLambda(call, nullptr, facts_);
+    // A pure virtual hook (`virtual Tensor criterion(...) = 0;`) runs its one
+    // overrider in the file, as the model reads it.
+    if (auto *method = dyn_cast_or_null<CXXMethodDecl>(callee); method && method->isPureVirtual())
+      if (const CXXMethodDecl *overrider = facts_.soleOverrider(method))
+        callee = overrider;
     if (callee && callee->hasBody()) {
       callee = instantiated(callee);
       NodePtr node = make(NodeKind::CallUser, call);
@@ -1076,6 +1094,15 @@ private:
 
   /// Marks the innermost loops that call `function` as the data loops.
   /// Returns whether `node` calls it.
+  static bool hasDataLoop(const Node &node) {
+    if (node.kind == NodeKind::Loop && node.isDataLoop)
+      return true;
+    for (const std::unique_ptr<Node> &child : node.children)
+      if (child && hasDataLoop(*child))
+        return true;
+    return false;
+  }
+
   bool markCallingLoops(Node &node, int function) {
     bool calls = node.kind == NodeKind::CallUser && node.function == function;
     bool innerLoopCalls = false;
@@ -1167,6 +1194,24 @@ private:
       id = static_cast<int>(code_->schedulers.size());
       code_->schedulers.push_back(spec);
       break;
+    }
+    if (id < 0) {
+      // A schedule the runtime does not model: a stand-in that halves the
+      // rate on every call, on the optimizer it was built on (or the loop's).
+      SchedulerSpec spec;
+      spec.name = decl->getNameAsString();
+      spec.gamma = 0.5;
+      spec.standIn = true;
+      for (const ValueOrigin &origin : facts_.originsOf(decl))
+        if (origin.kind == ValueOrigin::Init)
+          if (const CallExpr *call = dyn_cast_or_null<CallExpr>(stripImplicit(origin.value)))
+            for (const Expr *arg : call->arguments())
+              if (const ValueDecl *optimizer = facts_.referencedDecl({arg, nullptr});
+                  optimizer && spec.optimizer < 0 &&
+                  !optimizerTypeOf(recordBehind(optimizer->getType())).empty())
+                spec.optimizer = optimizerId(optimizer);
+      id = static_cast<int>(code_->schedulers.size());
+      code_->schedulers.push_back(spec);
     }
     schedulers_[key] = id;
     return id;
@@ -1327,13 +1372,29 @@ private:
   /// acts; the default is listed as assumed. Returns whether it applied.
   bool scaleDefault(const Expr *expr, double &field, const char *option, OptimizerSpec &spec) {
     auto *division = dyn_cast<BinaryOperator>(stripCasts(expr)->IgnoreParens());
-    if (!division || division->getOpcode() != BO_Div || constant(division->getLHS()))
+    if (!division || division->getOpcode() != BO_Div)
       return false;
+    std::optional<double> dividend = constant(division->getLHS());
     std::optional<double> divisor = constant(division->getRHS());
-    if (!divisor || *divisor == 0)
+    std::string divisorText = divisor ? formatValue(divisor.value_or(1.0)) : "";
+    // `lr / accumulation_steps` with N not a constant: the run's N, as the
+    // model read it (the value the finding is about).
+    const Expr *rhs = stripCasts(division->getRHS())->IgnoreParens();
+    if (!divisor && roleOf(facts_.referencedDecl({rhs, nullptr}), rhs) == Role::AccumulationSteps) {
+      divisor = code_->accumulationSteps;
+      divisorText = code_->stepsName + " (" + std::to_string(code_->accumulationSteps) + ")";
+    }
+    if (!divisor || *divisor == 0 || (dividend && divisorText == formatValue(*divisor)))
       return false;
-    spec.defaulted.push_back({option, formatValue(field) + " / " + formatValue(*divisor),
-                              "the dividend is not a constant in the code; the division is"});
+    // A weight decay of 0 would hide the division: a positive stand-in.
+    if (!dividend && field == 0.0)
+      field = 1e-2;
+    if (dividend)
+      field = *dividend;
+    spec.defaulted.push_back(
+        {option, formatValue(field) + " / " + divisorText,
+         dividend ? "the divisor is the accumulation steps, not a constant in the code"
+                  : "the dividend is not a constant in the code; the division is"});
     field /= *divisor;
     return true;
   }

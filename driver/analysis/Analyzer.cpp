@@ -763,6 +763,8 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
         code = loop.findingCode[f];
       else
         code.asWritten = loop.code;
+      if (range.first < analysis.diagnostics.size())
+        code.line = analysis.diagnostics[range.first].location.line;
       Confirmation confirmation =
           confirmFinding(code, loop.lowered, firing, check, *settings.confirmBackend,
                          settings.confirmBackendName, settings.traceSteps);

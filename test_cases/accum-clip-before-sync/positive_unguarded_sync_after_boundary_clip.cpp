@@ -1,6 +1,6 @@
 // RUN: %check_gradlint %s
 // CONFIRM-VERDICT: accum-clip-before-sync not-executable: has no fix-it
-// CONFIRM-VERDICT: accum-unguarded-grad-sync confirmed: all-reduces per step
+// CONFIRM-VERDICT: accum-unguarded-grad-sync confirmed: 4 all-reduces of the gradient per step instead of 1
 // The clip sits in the boundary branch, but the all-reduce after it runs on
 // every micro-batch: the boundary's all-reduce still sums clipped local
 // gradients (and the unguarded all-reduce costs N times the traffic).

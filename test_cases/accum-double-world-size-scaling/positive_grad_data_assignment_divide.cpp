@@ -1,5 +1,4 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-double-world-size-scaling not-executable: stores a gradient where the interpreter does not follow it
 // The loss is scaled by 1 / (N * W), and after the SUM all-reduce every gradient's storage is
 // divided by W again through `grad().data() = grad().data() / world_size` (assigning to the
 // tensor data() returns writes the gradient in place): W is divided out twice.

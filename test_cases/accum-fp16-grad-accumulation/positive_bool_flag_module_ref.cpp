@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-fp16-grad-accumulation not-executable: cannot trace to a forward pass
+// CONFIRM-VERDICT: accum-fp16-grad-accumulation not-executable: from a value the interpreter does not follow
 // A module reference converted with `module.to(at::kBFloat16)`; a bool flag marks the
 // boundary of a 4-micro-batch window, so .grad accumulates in bfloat16. Not executable:
 // the forward pass is a matmul on module.parameters()[0], which the runtime cannot map to a model.

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-grad-buffer-double-count not-executable: cannot evaluate
+// CONFIRM-VERDICT: accum-grad-buffer-double-count not-executable: stores a gradient where the interpreter does not follow it
 // Lazily created slots (`if (!acc.defined()) acc = g.clone(); else acc += g;`): reported, but no
 // fix-it, since a reset after the `else` add alone would leave the clone branch double-counting.
 // The buffer slots start undefined and are created on first use (`if (!acc.defined())`); the

@@ -1,7 +1,7 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-grad-buffer-double-count not-executable: cannot trace
-// Two buffers, two findings (each with its reset); the bare-tensor forward pass is not traced by the
-// interpreter, so --confirm cannot run it.
+// CONFIRM-VERDICT: accum-grad-buffer-double-count not-executable: does not map to the stand-in model
+// Two buffers, two findings (each with its reset); the bare weight tensors are not parameters of the
+// runtime's stand-in model, so --confirm cannot run it.
 // Bare weight tensors instead of a module, one accumulator tensor each. backward() adds into
 // w.grad() on every micro-batch and nothing clears it before the next add.
 #include <torch/torch.h>

@@ -1,7 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 1\.429x
-// (The confirmation reads the rate set in the constructor without its division
-// yet, against LibTorch's default 0.001 as the reference: issue 33.)
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.250x
 // The optimizer is held as a shared_ptr to the base class, built with
 // make_shared<Adam> and a learning rate divided by the window size.
 #include <torch/torch.h>

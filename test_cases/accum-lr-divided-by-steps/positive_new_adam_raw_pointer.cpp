@@ -1,7 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.500x
-// (The confirmation does not read the rate given to `new Adam(...)` yet: it
-// runs with LibTorch's default 0.001 against a reference of 0.002, issue 33.)
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.250x
 // A raw `new Adam(...)` with its learning rate divided by the batches per step.
 #include <torch/torch.h>
 

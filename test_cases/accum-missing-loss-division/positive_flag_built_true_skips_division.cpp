@@ -1,5 +1,4 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-missing-loss-division not-executable: cannot trace to a forward pass
 // The base engine divides the loss only when the model does not normalise it itself. The flag is
 // taken from the network when the engine is built, and this network always answers yes, yet its
 // loss is a plain batch mean: nothing divides it by the accumulation steps.

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-per-micro-batch-clip not-executable: the interpreter cannot evaluate it
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds on the stand-in's gradients
 // The clip sits in a braced `if (clip_gradients)` on every micro-batch; the condition has nothing
 // to do with the window, so the `if` moves with the clip into the boundary branch (unsafe: the
 // flag is then read at the boundary only).

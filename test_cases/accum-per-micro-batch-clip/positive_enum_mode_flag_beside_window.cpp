@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-per-micro-batch-clip not-executable: the interpreter cannot evaluate it
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: binds only on the window's complete sum
 // The loop picks its path by a flag computed from an enum comparison
 // (`precision == Precision::kHalf`): that compares a mode, it is no counter reaching N (an
 // enum constant 1 is not a window of one micro-batch). On the fp32 path the clip runs on every

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-per-micro-batch-clip not-executable: the interpreter cannot evaluate it
+// CONFIRM-VERDICT: accum-per-micro-batch-clip not-confirmed: never binds on the stand-in's gradients
 // A range-for over the batches with a counter that reaches N; the clip runs on every micro-batch
 // when a maximum norm is configured. The guarded clip moves before step() in the counter's branch.
 #include <torch/torch.h>
