@@ -27,25 +27,11 @@ void readScaling(const TrainingEvent &event, runtime::LoopOp &op) {
 LoweredLoop lowerLoop(const TrainingLoop &loop) {
   LoweredLoop lowered;
   runtime::LoopProgram &program = lowered.program;
-  if (loop.window) {
-    const SymbolicValue &steps = loop.window->steps;
-    if (steps.constant && *steps.constant >= 1 && *steps.constant <= 64) {
-      program.steps = static_cast<int>(*steps.constant);
-      lowered.stepsFromCode = true;
-    } else {
-      program.steps = kDefaultAccumulationSteps;
-    }
-  } else {
-    program.steps = 1;
-    lowered.stepsFromCode = true;
-  }
-  bool allReduces = !loop.eventsOf(EventKind::AllReduce).empty();
-  if (loop.worldSize.constant && *loop.worldSize.constant >= 1 && *loop.worldSize.constant <= 16) {
-    program.worldSize = static_cast<int>(*loop.worldSize.constant);
-    lowered.worldSizeFromCode = true;
-  } else {
-    program.worldSize = allReduces ? kDefaultWorldSize : 1;
-  }
+  const TrainingLoop::RunValues run = loop.runValues();
+  program.steps = run.steps;
+  lowered.stepsFromCode = run.stepsFromCode;
+  program.worldSize = run.worldSize;
+  lowered.worldSizeFromCode = run.worldSizeFromCode;
 
   bool hasStep = false, hasBackward = false;
   for (const TrainingEvent &event : loop.events) {

@@ -18,9 +18,6 @@ struct LoweredLoop {
   std::string problem;            ///< why it cannot be executed; empty when it can
 };
 
-constexpr int kDefaultAccumulationSteps = 4;
-constexpr int kDefaultWorldSize = 2;
-
 /// Reads the model alone: a clip's limit is the one the model found in the
 /// code (else the runtime chooses one).
 LoweredLoop lowerLoop(const TrainingLoop &loop);

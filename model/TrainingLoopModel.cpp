@@ -46,6 +46,25 @@ std::vector<const TrainingEvent *> TrainingLoop::eventsOf(EventKind kind) const 
   return result;
 }
 
+TrainingLoop::RunValues TrainingLoop::runValues() const {
+  // Stand-ins small enough to run and large enough to show a factor of N or W.
+  constexpr int kAssumedSteps = 4, kAssumedWorldSize = 2;
+  RunValues run;
+  run.assumedWorldSize = kAssumedWorldSize;
+  if (window) {
+    std::optional<double> steps = window->steps.constant;
+    run.stepsFromCode = steps && *steps >= 1 && *steps <= 64;
+    run.steps = run.stepsFromCode ? static_cast<int>(*steps) : kAssumedSteps;
+  }
+  std::optional<double> world = worldSize.constant;
+  run.worldSizeFromCode = world && *world >= 1 && *world <= 16;
+  if (run.worldSizeFromCode)
+    run.worldSize = static_cast<int>(*world);
+  else if (!eventsOf(EventKind::AllReduce).empty())
+    run.worldSize = kAssumedWorldSize;
+  return run;
+}
+
 const TrainingEvent *TrainingLoop::boundaryStep() const {
   for (const TrainingEvent &event : events)
     if (event.kind == EventKind::Step && event.condition == EventCondition::Boundary)

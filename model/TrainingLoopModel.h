@@ -245,6 +245,16 @@ struct TrainingLoop {
   ParameterPrecision halfPrecision;
 
   bool hasWindow() const { return window.has_value() && !window->steps.provablyOne(); }
+  /// N and W for a run of this loop (--confirm, --emit-runs, --plot): the
+  /// code's constants, else the one stand-in every consumer uses.
+  struct RunValues {
+    int steps = 1;
+    bool stepsFromCode = true;
+    int worldSize = 1;
+    bool worldSizeFromCode = false;
+    int assumedWorldSize = 2; ///< W when the loop all-reduces and W is not a constant
+  };
+  RunValues runValues() const;
   std::vector<const TrainingEvent *> eventsOf(EventKind kind) const;
   /// The first step() that runs in the boundary branch.
   const TrainingEvent *boundaryStep() const;

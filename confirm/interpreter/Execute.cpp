@@ -168,7 +168,7 @@ public:
     n_ = setting.accumulationSteps ? setting.accumulationSteps : code.accumulationSteps;
     w_ = setting.worldSize        ? setting.worldSize
          : code.worldSizeFromCode ? code.worldSize
-         : code.distributed       ? 2
+         : code.distributed       ? code.assumedWorldSize
                                   : 1;
     budget_ = setting.windows * n_;
     for (int r = 0; r < w_; ++r) {
@@ -1618,6 +1618,7 @@ private:
   Unbounded unbounded(const Node &node) {
     if (setting_.epochMicroBatches > 0 && node.isDataLoop) {
       int m = setting_.epochMicroBatches;
+      result_.epochSizeAssumed = true;
       assume("data", std::to_string(m) + " micro-batches per epoch",
              "the data loader's length is not in the code; each epoch takes " +
                  std::to_string(m / n_) + " windows of N and " + std::to_string(m % n_) +
@@ -1718,6 +1719,7 @@ private:
       if (condition && condition->kind == NodeKind::Binary && condition->op == "<" &&
           !evaluate(*condition->children[1]).isNumber()) {
         int m = setting_.epochMicroBatches;
+        result_.epochSizeAssumed = true;
         assume("`" + dataBound_ + "`", std::to_string(m),
                "the data loop's length is not in the code; each epoch takes " +
                    std::to_string(m / n_) + " windows of N and " + std::to_string(m % n_) +
@@ -1819,7 +1821,10 @@ private:
     case NodeKind::If: {
       Value condition = evaluate(*node.children[0]);
       if (!condition.isNumber()) {
-        bool trains = node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork;
+        bool trains = setting_.decidedConditions.count(node.children[0]->text) ||
+                      node.children[1]->hasTrainingWork || node.children[2]->hasTrainingWork ||
+                      (setting_.focusLine && (reaches(*node.children[1], setting_.focusLine) ||
+                                              reaches(*node.children[2], setting_.focusLine)));
         // The window's own guard decides what the finding is about: no stand-in.
         if (trains && node.children[0]->isWindowGuard)
           throw Refuse{"the condition `" + node.text + "`" + lineText(node.line) +
@@ -1829,8 +1834,14 @@ private:
         // `std::isfinite(norm)`): the run takes the branch that reaches the
         // finding, else the one it holds in.
         if (trains) {
-          bool taken = !(setting_.focusLine && reaches(*node.children[2], setting_.focusLine) &&
-                         !reaches(*node.children[1], setting_.focusLine));
+          const std::string &text = node.children[0]->text;
+          auto decided = setting_.decidedConditions.find(text);
+          bool taken =
+              decided != setting_.decidedConditions.end()
+                  ? decided->second
+                  : !(setting_.focusLine && reaches(*node.children[2], setting_.focusLine) &&
+                      !reaches(*node.children[1], setting_.focusLine));
+          result_.decidedConditions[text] = taken;
           assume("`" + node.children[0]->text + "`" + lineText(node.line), taken ? "true" : "false",
                  std::string("a condition the interpreter cannot evaluate; the run takes the "
                              "branch ") +

@@ -9,6 +9,7 @@
 #include "runtime/LoopProgram.h"
 #include "runtime/kernels/Backend.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct ExecutionSetting {
   /// The finding's line (0: none): a branch the code's values do not decide
   /// is the one that reaches it.
   unsigned focusLine = 0;
+  /// Conditions the interpreter could not evaluate, by their source text, and
+  /// the branch an earlier run took: the fixed loop takes the same ones.
+  std::map<std::string, bool> decidedConditions;
   /// > 0: epochs of this many micro-batches (a data loop whose length the code
   /// does not show ends after them) and the run ends after `epochs` epochs,
   /// with the code after the data loop run at each epoch's end.
@@ -81,11 +85,14 @@ struct Execution {
   std::vector<std::string> skipped; ///< "name (line L)", deduplicated by name
   MicroBatchFates fates;
   std::vector<int> epochSizes; ///< micro-batches each epoch took (epoch mode)
+  /// Epoch mode: the epoch's length was the setting's stand-in, not the code's.
+  bool epochSizeAssumed = false;
   /// Epoch mode: rank 0's parameters before each micro-batch, then at the end.
   std::vector<std::vector<float>> microBatchTrace;
   /// The reference (referenceEpochRun): the micro-batches each window ends after.
   std::vector<int> windowEnds;
   int stepsSeen = 0; ///< the value N had when the code read it (0: never known)
+  std::map<std::string, bool> decidedConditions; ///< see ExecutionSetting
   double allReducesPerStep() const { return steps ? allReduceCalls / steps : 0.0; }
   double gradientAllReducesPerStep() const { return steps ? gradientAllReduces / steps : 0.0; }
 };

@@ -169,12 +169,16 @@ struct LoopCode {
   int loopOptimizer = -1; ///< the optimizer this training loop steps (-1: any)
   /// Initial values of fields and globals that have constant initialisers.
   std::vector<std::pair<Place, double>> sharedInitial;
-  /// Defaults for N and W when the code's values are not constants.
-  int accumulationSteps = 4;
+  /// N and W as the model decided them for a run (TrainingLoop::runValues).
+  int accumulationSteps = 1;
   bool accumulationStepsFromCode = false;
   int worldSize = 1;
   bool worldSizeFromCode = false;
+  int assumedWorldSize = 1; ///< W when the loop all-reduces and W is not a constant
   bool distributed = false; ///< the loop all-reduces gradients
+  /// B, the data loop's batches per epoch, when the model computed it (the
+  /// same value its trailing-window finding reads).
+  std::optional<long> batchCount;
   /// "float16" / "bfloat16" when the model's parameters (and so .grad) are
   /// half precision; empty for float32.
   std::string gradientType;

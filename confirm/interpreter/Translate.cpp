@@ -198,6 +198,8 @@ public:
     for (size_t index = 0; index < code_->functions.size(); ++index)
       markFunction(static_cast<int>(index));
     code_->distributed = distributed_;
+    if (loop_.end.batchCountValue && *loop_.end.batchCountValue > 0)
+      code_->batchCount = static_cast<long>(*loop_.end.batchCountValue);
     code_->gradientType = loop_.halfPrecision.type;
     for (SchedulerSpec &scheduler : code_->schedulers)
       if (scheduler.optimizer < 0)
@@ -260,17 +262,12 @@ private:
       if (name.empty())
         name = textOf(value.expr);
     };
-    if (loop_.window) {
+    const TrainingLoop::RunValues run = loop_.runValues();
+    code_->accumulationSteps = run.steps;
+    code_->accumulationStepsFromCode = run.stepsFromCode;
+    code_->assumedWorldSize = run.assumedWorldSize;
+    if (loop_.window)
       record(loop_.window->steps, stepsDecls_, stepsExpr_, code_->stepsName);
-      if (loop_.window->steps.constant && *loop_.window->steps.constant >= 1 &&
-          *loop_.window->steps.constant <= 64) {
-        code_->accumulationSteps = static_cast<int>(*loop_.window->steps.constant);
-        code_->accumulationStepsFromCode = true;
-      }
-    } else {
-      code_->accumulationSteps = 1;
-      code_->accumulationStepsFromCode = true;
-    }
     record(loop_.worldSize, worldDecls_, worldExpr_, code_->worldSizeName);
     // Divisors the model read as N or as W (a helper's parameter, a communicator's size()).
     for (const TrainingEvent &event : loop_.events)
@@ -282,9 +279,8 @@ private:
           (factor.isWorldSize ? worldDecls_ : stepsDecls_)
               .insert(decl->getLocation().getRawEncoding());
       }
-    if (loop_.worldSize.constant && *loop_.worldSize.constant >= 1 &&
-        *loop_.worldSize.constant <= 16) {
-      code_->worldSize = static_cast<int>(*loop_.worldSize.constant);
+    if (run.worldSizeFromCode) {
+      code_->worldSize = run.worldSize;
       code_->worldSizeFromCode = true;
     }
   }

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-clip-before-sync not-executable: has no fix-it
+// CONFIRM-VERDICT: accum-clip-before-sync not-confirmed: binds only on the window's complete sum
 // A backward helper averages the gradients over the ranks on the micro-batch that closes the
 // window (like DDP outside no_sync()). The clip runs after every backward(): on the window's
 // first micro-batches it clips each rank's local partial sum, before the all-reduce that the

@@ -1,11 +1,12 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-clip-before-sync not-executable: has no fix-it
+// CONFIRM-VERDICT: accum-clip-before-sync not-confirmed: binds only on the window's complete sum
 // CONFIRM-VERDICT: accum-unguarded-grad-sync confirmed: 4 all-reduces of the gradient per step instead of 1
 // The clip sits in the boundary branch, but the all-reduce after it runs on
 // every micro-batch: the boundary's all-reduce still sums clipped local
 // gradients (and the unguarded all-reduce costs N times the traffic).
-// The clip itself has no fix-it here (not-executable): the unguarded-sync
-// fix, moving the all-reduce into the boundary before the clip, repairs both.
+// The clip itself has no fix-it here: the unguarded-sync fix, moving the
+// all-reduce into the boundary before the clip, repairs both. Measured alone,
+// its limit binds only on the window's complete sum in the stand-in.
 #include <torch/torch.h>
 #include <c10d/ProcessGroup.hpp>
 

@@ -1,7 +1,7 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-divided-weight-decay not-confirmed: matches the large-batch reference
-// (The confirmation does not follow the decay set through the reference yet:
-// it runs the loop with the undivided decay, issue 33.)
+// CONFIRM-VERDICT: accum-divided-weight-decay not-executable: the fix-it changes nothing the runtime ran
+// (The interpreter does not follow the decay set through the reference, so the
+// fix-it changes nothing it ran: not-executable.)
 // The weight decay is set through a reference to the first param group's
 // AdamW options, divided by the accumulation steps.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-double-world-size-scaling not-confirmed: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-double-world-size-scaling not-executable: the fix-it changes nothing the runtime ran
 // The settings' world count reaches the process group only through the communicator's
 // constructor; the communicator averages the gradients (AVG), and the loss is also divided by
 // the world count, so W is divided out twice.

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-grad-buffer-double-count not-executable: no fix-it
+// CONFIRM-VERDICT: accum-grad-buffer-double-count confirmed: no fixed loop was run
 // A window-start copy and adds in the `else` branch: reported without a fix-it (a reset after the
 // add alone would not cover the copy).
 #include <torch/torch.h>

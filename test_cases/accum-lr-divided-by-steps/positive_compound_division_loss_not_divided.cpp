@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
 // CONFIRM-VERDICT: accum-missing-loss-division not-confirmed: Adam normalises the gradient's scale
 // `lr /= accum_steps` as a stand-in for dividing the loss, which is left undivided:
 // with Adam that does not compensate, so both the lr and the loss checks fire.
-// The fix-it deletes the `lr /=`, which the runtime does not read (not-confirmed);
+// The fix-it deletes the `lr /=`, which the runtime does not read (not-executable);
 // the undivided loss alone has no effect on Adam's update (not-confirmed).
 #include <torch/torch.h>
 

@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
 // The effective learning rate is computed into a local first (`base_lr / accum`)
 // and then handed to AdamWOptions; the boundary is `i % N == N - 1`. Only the options
 // read the local, so the fix-it drops the division from its initializer; the runtime
-// does not read base_lr, so the fixed loop changes nothing it ran (not-confirmed).
+// does not read base_lr, so the fixed loop changes nothing it ran (not-executable).
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &ys,

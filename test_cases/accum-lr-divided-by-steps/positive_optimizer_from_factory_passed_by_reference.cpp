@@ -1,7 +1,7 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: matches the large-batch reference
-// (The confirmation does not follow the rate through the factory yet: it runs
-// the loop with the undivided rate, issue 33.)
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
+// (The interpreter does not follow the rate through the factory, so the fix-it
+// changes nothing it ran: not-executable.)
 // main() builds the AdamW optimizer through a factory that shares the rate
 // out over the accumulated batches, and passes it by reference to the epoch
 // function that accumulates them.

@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-confirmed: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
 // The learning rate is re-set on the param group after construction:
 // `param_groups()[0].options().set_lr(lr / N)`; the optimizer is AdamW. The fix-it
 // makes it set_lr(lr); the runtime does not run set_lr(), so the fixed loop changes
-// nothing it ran (not-confirmed).
+// nothing it ran (not-executable).
 #include <torch/torch.h>
 
 namespace {

@@ -1,9 +1,8 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-confirmed: the fix-it changes nothing the runtime ran
 // The scheduler is optional; the test that it exists does not depend on the
 // micro-batch, so when it exists it steps on every micro-batch. The unsafe fix-it
-// moves the `if` with the call; the runtime does not run the optional scheduler,
-// so the fixed loop changes nothing it ran (not-confirmed).
+// moves the `if` with the call; the run takes the `if` as true (the branch that
+// reaches the finding) in both loops.
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &ys,

@@ -1,5 +1,4 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-confirmed: the fix-it changes nothing the runtime ran
 // An optional scheduler held by a raw pointer, stepped on every micro-batch under
 // `if (sched != nullptr) { ... }`: the null check moves with it, right after the optimizer's step().
 #include <torch/torch.h>

@@ -1,5 +1,4 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-scheduler-per-micro-batch not-confirmed: the fix-it changes nothing the runtime ran
 // A scheduler in a shared_ptr that may be empty, stepped before the window's counter reaches N:
 // `if (scheduler) scheduler->step();` moves into the boundary branch after step().
 #include <torch/torch.h>

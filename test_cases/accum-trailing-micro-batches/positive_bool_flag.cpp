@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
 // The boundary is computed into a bool first; the epoch's trailing micro-batches never set it.
 #include <torch/torch.h>
 

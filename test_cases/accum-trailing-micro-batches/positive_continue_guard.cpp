@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // Early `continue` unless at a window boundary: step() only runs on multiples of N, so the last
 // num_batches % N micro-batches of the epoch are never stepped (and carried into the next epoch).
 #include <torch/torch.h>

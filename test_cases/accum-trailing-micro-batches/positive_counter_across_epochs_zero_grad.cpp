@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // The counter runs across epochs, which alone would be fine, but zero_grad() at the top of each
 // epoch discards the micro-batches of the window still open from the previous epoch.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // A window counter that reaches N and is reset: the fix note asks to step after the loop when
 // micro-batches are left over (the counter itself never tells the last batch).
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
 // Data-parallel training: gradients are all-reduced at each window boundary, then stepped. The
 // trailing micro-batches of the epoch are neither synchronised nor stepped.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: of [0-9]+ \([0-9.]+%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: of [0-9]+ \([0-9.]+%\) micro-batches never reached a step
 // Two shapes whose batch count the code does not fix: a helper keeps only the batches that pass
 // a filter (a push inside an `if`), and a loader loop whose counter skips empty batches. Both
 // stay conditional findings: known loop lengths are not the number of micro-batches counted.

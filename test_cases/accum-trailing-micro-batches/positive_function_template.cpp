@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
 // A function template over the model and optimizer types, called once per epoch; its index loop
 // restarts per call, so the trailing micro-batches of each call are never stepped in that call.
 #include <torch/torch.h>

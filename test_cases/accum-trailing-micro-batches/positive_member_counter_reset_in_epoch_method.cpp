@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
 // A per-epoch method that sets the member window counter to 0 at its start: the window restarts
 // each epoch, and the previous epoch's trailing micro-batches are carried into the first one.
 #include <torch/torch.h>

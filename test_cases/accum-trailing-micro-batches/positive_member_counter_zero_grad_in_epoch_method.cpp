@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
 // A per-epoch method of a trainer whose member counter runs on across calls, and which starts
 // with zero_grad(): the window the previous epoch left open is discarded at every call.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 1 of 14 \(7\.1%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 1 of 14 \(7\.1%\) micro-batches never reached a step
 // The `i % N == N - 1` spelling of the boundary; the epoch's last i % N < N - 1 micro-batches
 // are left in .grad when the epoch ends.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // A range-for over the epoch's batches with a counter that reaches N and is set back to 0; the
 // boundary clips, steps the optimizer and the scheduler. The flush after the loop repeats the
 // boundary's statements (not its comment) when micro-batches are left over.

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: micro-batches never reached a step\(\).*r/N = 4/8
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: micro-batches never reached a step\(\).*r/N = 4/8
 // Range-for over a data loader, with a micro-batch counter declared inside the epoch loop that
 // reaches N and is reset: the window left open at the end of the epoch is never stepped.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 4 of 20 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 4 of 20 \(20\.0%\) micro-batches never reached a step
 // The window resets .grad at its first micro-batch (micro == 0) and the counter is declared per
 // epoch: the open window of the previous epoch is discarded by the next epoch's first reset.
 #include <torch/torch.h>

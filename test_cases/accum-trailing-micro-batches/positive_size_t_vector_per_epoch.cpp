@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // Epoch loop around a size_t loop over a vector of batches: the index restarts each epoch, so
 // batches.size() % 4 leftover micro-batches leak into the next epoch's first window.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 10 \(20\.0%\) micro-batches never reached a step
 // A train_one_epoch() function called once per epoch: its counter is local, so it restarts each
 // call and the trailing micro-batches of every epoch are carried into the next call's first step.
 #include <torch/torch.h>

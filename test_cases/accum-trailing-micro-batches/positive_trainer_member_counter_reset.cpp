@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // Trainer class whose fit() holds the epoch loop and resets the member counter at each epoch's
 // start: the window restarts with the data, so each epoch's leftover micro-batches carry over.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 1 of 10 \(10\.0%\) micro-batches never reached a step
 // A while loop over batch indices that restart each epoch; the guard only fires on multiples of N.
 #include <torch/torch.h>
 

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 14 \(14\.3%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 14 \(14\.3%\) micro-batches never reached a step
 // A while loop whose index is declared before it and incremented at the end of the body; the
 // guard reads `(k + 1) % N`. After the loop k is the number of batches, so the flush steps
 // when k % N != 0, before the reset at the next epoch's start.

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 1 of 14 \(7\.1%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 1 of 14 \(7\.1%\) micro-batches never reached a step
 // A while loop walking an iterator over the epoch's samples, with a per-epoch counter: the
 // samples after the last multiple of N stay in .grad past the end of the epoch.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 2 of 20 \(10\.0%\) micro-batches never reached a step
 // A global step counter that runs across epochs, but the epoch ends with zero_grad() after the
 // data loop (a "clean slate" for the next epoch) that throws the open window away.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-trailing-micro-batches confirmed: 4 of 20 \(20\.0%\) micro-batches never reached a step
+// CONFIRM-VERDICT: accum-trailing-micro-batches not-confirmed: 4 of 20 \(20\.0%\) micro-batches never reached a step
 // zero_grad() at the start of every epoch with an index guard: the leftover micro-batches of
 // the previous epoch are backpropagated and then silently thrown away.
 #include <torch/torch.h>
