@@ -1286,9 +1286,17 @@ private:
                        " overwrites a gradient with a value the interpreter does not follow"};
         return {};
       }
-      if (!operand.isNumber())
+      // An AMP unscale or a clip coefficient the code computes elsewhere: a
+      // factor of 1 on every parameter alike, unless the finding is this line.
+      if (!operand.isNumber() && (node.line == setting_.focusLine || node.line == 0))
         throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                      " scales a gradient by a value the interpreter does not know"};
+      if (!operand.isNumber()) {
+        assume("`" + node.text + "`" + lineText(node.line), "a factor of 1",
+               "the factor is a value the interpreter does not know (a loss scale's unscale, "
+               "a clip coefficient); the finding is not about it");
+        return {};
+      }
       if (node.divides && operand.number == 0)
         throw Refuse{"`" + node.text + "`" + lineText(node.line) + " divides by zero"};
       scaleGrads(object.params, node.divides ? 1.0 / operand.number : operand.number);
