@@ -52,16 +52,24 @@ TrainingLoop::RunValues TrainingLoop::runValues() const {
   RunValues run;
   run.assumedWorldSize = kAssumedWorldSize;
   if (window) {
-    std::optional<double> steps = window->steps.constant;
+    std::optional<int64_t> steps = window->steps.constant;
     run.stepsFromCode = steps && *steps >= 1 && *steps <= 64;
-    run.steps = run.stepsFromCode ? static_cast<int>(*steps) : kAssumedSteps;
+    // Not a constant: its default when the command line keeps it (the value
+    // the warnings state) and it accumulates at all, else the stand-in.
+    std::optional<int64_t> fallback = window->steps.inputDefault;
+    run.steps = run.stepsFromCode                               ? static_cast<int>(*steps)
+                : fallback && *fallback >= 2 && *fallback <= 64 ? static_cast<int>(*fallback)
+                                                                : kAssumedSteps;
   }
-  std::optional<double> world = worldSize.constant;
+  std::optional<int64_t> world = worldSize.constant;
   run.worldSizeFromCode = world && *world >= 1 && *world <= 16;
+  std::optional<int64_t> worldDefault = worldSize.inputDefault;
+  if (worldDefault && *worldDefault >= 1 && *worldDefault <= 16)
+    run.assumedWorldSize = static_cast<int>(*worldDefault);
   if (run.worldSizeFromCode)
     run.worldSize = static_cast<int>(*world);
   else if (!eventsOf(EventKind::AllReduce).empty())
-    run.worldSize = kAssumedWorldSize;
+    run.worldSize = run.assumedWorldSize;
   return run;
 }
 
