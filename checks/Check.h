@@ -6,6 +6,7 @@
 // with one GRADLINT_REGISTER_CHECK line.
 #pragma once
 
+#include "checks/ConfirmationPlan.h"
 #include "checks/FixIts.h"
 #include "model/TrainingLoopModel.h"
 #include "model/ValueFacts.h"
@@ -58,6 +59,9 @@ public:
   virtual ~Check() = default;
   const std::string &id() const { return id_; }
   virtual void check(const TrainingLoop &loop, CheckContext &context) = 0;
+  /// What --confirm runs and measures for this check's findings (every check
+  /// declares one; the default plan is `return {};`).
+  virtual ConfirmationPlan confirmation() const = 0;
 
 protected:
   Finding finding(clang::SourceLocation loc, std::string message) const {
@@ -84,6 +88,10 @@ struct CheckFactory {
   int order = 0;
 };
 const std::vector<CheckFactory> &allChecks();
+
+/// The confirmation plan of the check registered as `id` (a default plan,
+/// with the id, for an id no check has).
+ConfirmationPlan confirmationPlanOf(const std::string &id);
 
 /// Adds a check to allChecks(); use GRADLINT_REGISTER_CHECK, not this.
 struct CheckRegistration {

@@ -38,4 +38,15 @@ const std::vector<CheckFactory> &allChecks() {
   return checks;
 }
 
+ConfirmationPlan confirmationPlanOf(const std::string &id) {
+  ConfirmationPlan plan;
+  for (const CheckFactory &factory : allChecks())
+    if (factory.id == id) {
+      plan = factory.create()->confirmation();
+      break;
+    }
+  plan.check = id;
+  return plan;
+}
+
 } // namespace gradlint

@@ -15,6 +15,12 @@ class DoubleWorldSizeScalingCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.summaryFix = ConfirmationPlan::SummaryFix::AverageOverRanksOnce;
+    plan.aboutGradientScale = true;
+    return plan;
+  }
 };
 
 const ScaleFactor *worldSizeFactor(const TrainingEvent &event) {

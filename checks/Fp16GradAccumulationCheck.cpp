@@ -20,6 +20,11 @@ class Fp16GradAccumulationCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.run = ConfirmationPlan::Run::HalfPrecision;
+    return plan;
+  }
 };
 
 /// The float32 name that replaces a half-precision dtype's (`kHalf` ->

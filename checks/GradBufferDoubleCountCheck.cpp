@@ -19,6 +19,12 @@ class GradBufferDoubleCountCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.aboutGradientScale = true;
+    plan.weighsMicroBatches = true;
+    return plan;
+  }
 };
 
 bool countsForTheWindow(const TrainingEvent &event) { return !event.steppedEveryMicroBatch; }

@@ -12,6 +12,7 @@ class LrDividedByStepsCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override { return {}; }
 
 private:
   void reportDivisions(const TrainingLoop &loop, const TrainingEvent &step,

@@ -10,6 +10,11 @@ class MisplacedZeroGradCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.summaryFix = ConfirmationPlan::SummaryFix::ResetRightAfterStep;
+    return plan;
+  }
 };
 
 /// Whether `optimizer` steps on every micro-batch (a second, non-accumulating

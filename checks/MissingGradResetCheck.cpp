@@ -13,6 +13,7 @@ class MissingGradResetCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override { return {}; }
 
 private:
   void reportStep(const TrainingLoop &loop, const TrainingEvent &step, CheckContext &context);

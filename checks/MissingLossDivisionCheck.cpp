@@ -12,6 +12,12 @@ class MissingLossDivisionCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.summaryFix = ConfirmationPlan::SummaryFix::DivideLossBySteps;
+    plan.aboutGradientScale = true;
+    return plan;
+  }
 };
 
 bool dividesBySteps(const TrainingEvent &event) {

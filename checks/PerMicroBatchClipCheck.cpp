@@ -10,6 +10,11 @@ class PerMicroBatchClipCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.summaryFix = ConfirmationPlan::SummaryFix::ClipAtBoundary;
+    return plan;
+  }
 };
 
 /// The clip moves to right before the boundary step(); when the boundary

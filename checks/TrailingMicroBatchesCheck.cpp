@@ -17,6 +17,11 @@ class TrailingMicroBatchesCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.run = ConfirmationPlan::Run::Epochs;
+    return plan;
+  }
 };
 
 /// What becomes of the partial window's gradients, or empty when nothing is lost.

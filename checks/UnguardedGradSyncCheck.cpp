@@ -10,6 +10,12 @@ class UnguardedGradSyncCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.summaryFix = ConfirmationPlan::SummaryFix::SyncAtBoundary;
+    plan.countsAllReduces = true;
+    return plan;
+  }
 };
 
 /// The all-reduce moves into the boundary branch, before any clipping there

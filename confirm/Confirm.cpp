@@ -54,15 +54,16 @@ std::vector<double> parameterErrors(const std::vector<std::vector<float>> &trace
 
 } // namespace
 
-Confirmation confirmOnSummary(const LoweredLoop &lowered, const std::vector<std::string> &firing,
-                              const std::string &diagnosed, const runtime::Backend &backend,
+Confirmation confirmOnSummary(const LoweredLoop &lowered,
+                              const std::vector<ConfirmationPlan> &firing,
+                              const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
                               const std::string &backendName, int traceSteps) {
   Confirmation confirmation;
   confirmation.backend = backendName;
   runtime::LoopProgram buggy = lowered.program;
-  for (const std::string &other : firing)
-    if (other != diagnosed)
-      if (const ProgramFix *fix = programFixFor(other))
+  for (const ConfirmationPlan &other : firing)
+    if (other.check != diagnosed.check)
+      if (const ProgramFix *fix = programFixFor(other.summaryFix))
         (*fix)(buggy);
   confirmation.accumulationSteps = buggy.steps;
   confirmation.worldSize = buggy.worldSize;
@@ -71,10 +72,10 @@ Confirmation confirmOnSummary(const LoweredLoop &lowered, const std::vector<std:
     confirmation.detail = lowered.problem;
     return confirmation;
   }
-  const ProgramFix *diagnosedFix = programFixFor(diagnosed);
+  const ProgramFix *diagnosedFix = programFixFor(diagnosed.summaryFix);
   if (!diagnosedFix) {
     confirmation.verdict = "not-executable";
-    confirmation.detail = "the runtime has no program-level fix for " + diagnosed;
+    confirmation.detail = "the runtime has no program-level fix for " + diagnosed.check;
     return confirmation;
   }
   runtime::LoopProgram fixed = buggy;
@@ -548,9 +549,9 @@ std::string confirmationContext(const Confirmation &c) {
 }
 
 Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
-                            const std::vector<std::string> &firing, const std::string &diagnosed,
-                            const runtime::Backend &backend, const std::string &backendName,
-                            int traceSteps) {
+                            const std::vector<ConfirmationPlan> &firing,
+                            const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
+                            const std::string &backendName, int traceSteps) {
   Confirmation c;
   c.backend = backendName;
   c.setting.backend = backendName;
@@ -595,9 +596,9 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     return c;
   }
   c.windows = windows;
-  if (diagnosed == "accum-trailing-micro-batches")
+  if (diagnosed.run == ConfirmationPlan::Run::Epochs)
     return confirmOverEpochs(code, std::move(c), setting, n, w, traceSteps);
-  if (diagnosed == "accum-fp16-grad-accumulation")
+  if (diagnosed.run == ConfirmationPlan::Run::HalfPrecision)
     return confirmHalfPrecision(code, std::move(c), setting, written, n, w, traceSteps);
   // The fixed side: the finding's own fix-it, else the summary's program fix.
   interp::ExecutionSetting same = setting;
@@ -617,7 +618,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   } else {
     summary = confirmOnSummary(lowered, firing, diagnosed, backend, backendName);
     c.fix = "program-level fix of the loop's summary (" + code.noFix + ")";
-    if (summary->verdict == "not-executable" && !programFixFor(diagnosed)) {
+    if (summary->verdict == "not-executable" && !programFixFor(diagnosed.summaryFix)) {
       // No fixed loop to run: the loop as written is measured against the
       // large-batch reference alone, and the text says so.
       summary.reset();
@@ -651,6 +652,30 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
              runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
   }
   interp::Execution reference = referenceFor(mean, windows);
+  // The code's loss may carry a constant factor besides 1/N (`0.5 * (a + b)`,
+  // a weighted head, `1 - dice`): the fixed loop shows it, and the reference
+  // weighs each micro-batch the same way, so that only the finding's effect remains.
+  if (fixed && fixed->steps > 0) {
+    runtime::Comparison f =
+        runtime::compare(fixed->firstAppliedGradient, reference.firstAppliedGradient);
+    // A factor of N or W (or their inverses) may be what the finding is about:
+    // a fix-it that divides a correct loop again must still show.
+    bool aboutTheFinding = diagnosed.aboutGradientScale;
+    for (double count : {double(n), double(w), double(n) * w})
+      aboutTheFinding = aboutTheFinding ||
+                        (count > 1 && (near(f.normRatio, count) || near(f.normRatio, 1.0 / count)));
+    if (std::abs(f.cosine) > 0.999999 && f.normRatio > 0 && !aboutTheFinding &&
+        (!near(f.normRatio, 1.0) || f.cosine < 0)) {
+      double factor = f.cosine > 0 ? f.normRatio : -f.normRatio;
+      same.referenceLossScale = factor;
+      reference = referenceFor(mean, windows);
+      c.assumptions.push_back(
+          {"the reference's loss factor", format("%.4g", factor),
+           "the loop with the fix applied weighs each micro-batch's loss by this constant "
+           "besides 1/N (a weighted sum of losses, a sign); the large-batch reference weighs it "
+           "the same way"});
+    }
+  }
   if (std::getenv("GRADLINT_DEBUG_CONFIRM")) {
     auto show = [](const char *what, const interp::Execution &run) {
       std::fprintf(stderr, "%s: steps %d micro %d |g1| %g |u1| %g trace %zu\n", what, run.steps,
@@ -709,7 +734,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   else if (w > 1 && near(gradient.normRatio, 1.0 / w) && gradient.cosine > 0.999999)
     what = "applied gradient is " + format("%.3f", gradient.normRatio) +
            "x the large-batch gradient (1/W, W=" + std::to_string(w) + ")";
-  else if (diagnosed == "accum-grad-buffer-double-count" &&
+  else if (diagnosed.weighsMicroBatches &&
            (what = overcountWords(written.firstAppliedGradient, n, w, data, backend, c),
             !what.empty()))
     ;

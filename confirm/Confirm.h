@@ -3,6 +3,7 @@
 // derives the verdict from the measured numbers.
 #pragma once
 
+#include "checks/ConfirmationPlan.h"
 #include "confirm/Confirmation.h"
 #include "confirm/Lowering.h"
 #include "confirm/interpreter/LoopCode.h"
@@ -15,13 +16,15 @@
 
 namespace gradlint {
 
-/// `firing` are the ids of all the checks with findings in this loop: the loop
+/// `firing` are the plans of all the checks with findings in this loop (their
+/// ConfirmationPlan, declared by each check; `diagnosed` is the finding's): the loop
 /// "as written" is measured with the other checks' program fixes applied, so
 /// the numbers show the diagnosed bug alone; "with the fix" has every fix
 /// applied. With traceSteps > 0 the parameter error over that many optimizer
 /// steps is recorded as well (for --plot).
-Confirmation confirmOnSummary(const LoweredLoop &lowered, const std::vector<std::string> &firing,
-                              const std::string &diagnosed, const runtime::Backend &backend,
+Confirmation confirmOnSummary(const LoweredLoop &lowered,
+                              const std::vector<ConfirmationPlan> &firing,
+                              const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
                               const std::string &backendName, int traceSteps = 0);
 
 /// The code a finding is confirmed on.
@@ -46,9 +49,9 @@ struct FindingCode {
 /// fix-it, the fixed side is the loop summary's program-level fix (`lowered`),
 /// labelled so.
 Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
-                            const std::vector<std::string> &firing, const std::string &diagnosed,
-                            const runtime::Backend &backend, const std::string &backendName,
-                            int traceSteps = 0);
+                            const std::vector<ConfirmationPlan> &firing,
+                            const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
+                            const std::string &backendName, int traceSteps = 0);
 
 /// One line on what the confirmation ran on and assumed, for the outputs.
 std::string confirmationContext(const Confirmation &confirmation);

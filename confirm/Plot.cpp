@@ -104,7 +104,7 @@ Heading headingOf(const PlotPanel &panel) {
 /// differs, so the panel shows the all-reduces instead of a flat error.
 bool showsTraffic(const PlotPanel &panel) {
   const Confirmation &c = *panel.confirmation;
-  return panel.check == "accum-unguarded-grad-sync" && c.allreduceCallsPerStep > 1 &&
+  return panel.countsAllReduces && c.allreduceCallsPerStep > 1 &&
          c.parameterErrorAsWritten <= kMatching;
 }
 

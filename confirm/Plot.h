@@ -16,6 +16,9 @@ struct PlotPanel {
   unsigned line = 0;
   std::string check;
   const Confirmation *confirmation = nullptr;
+  /// The check's confirmation plan counts all-reduces: a sync whose values
+  /// match shows the communication instead of a flat error.
+  bool countsAllReduces = false;
 };
 
 /// The SVG document for the panels whose confirmation carries a parameter

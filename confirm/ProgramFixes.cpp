@@ -36,8 +36,8 @@ void removeOps(runtime::LoopProgram &program,
 
 namespace {
 
-// accum-misplaced-zero-grad
-void fixMisplacedZeroGrad(runtime::LoopProgram &program) {
+// SummaryFix::ResetRightAfterStep
+void resetRightAfterStep(runtime::LoopProgram &program) {
   // Keep resets at the window start before any backward() and right after
   // step(); move the others to right after step().
   size_t firstBackward = program.ops.size();
@@ -67,15 +67,15 @@ void fixMisplacedZeroGrad(runtime::LoopProgram &program) {
   }
 }
 
-// accum-missing-loss-division
-void fixMissingLossDivision(runtime::LoopProgram &program) {
+// SummaryFix::DivideLossBySteps
+void divideLossBySteps(runtime::LoopProgram &program) {
   for (runtime::LoopOp &op : program.ops)
     if (op.kind == runtime::OpKind::Backward && op.when == runtime::OpWhen::EveryMicroBatch)
       op.dividesBySteps = true;
 }
 
-// accum-per-micro-batch-clip
-void fixPerMicroBatchClip(runtime::LoopProgram &program) {
+// SummaryFix::ClipAtBoundary
+void clipAtBoundary(runtime::LoopProgram &program) {
   std::optional<runtime::LoopOp> moved;
   removeOps(program, [&](const runtime::LoopOp &op) {
     bool misplaced = op.kind == runtime::OpKind::Clip && op.when != runtime::OpWhen::Boundary;
@@ -87,8 +87,8 @@ void fixPerMicroBatchClip(runtime::LoopProgram &program) {
     insertAtStep(program, *moved, /*after=*/false);
 }
 
-// accum-unguarded-grad-sync
-void fixUnguardedGradSync(runtime::LoopProgram &program) {
+// SummaryFix::SyncAtBoundary
+void syncAtBoundary(runtime::LoopProgram &program) {
   // The all-reduce (and a division by W that follows it every time) move to
   // the boundary, before step().
   std::optional<runtime::LoopOp> sync, average;
@@ -111,8 +111,8 @@ void fixUnguardedGradSync(runtime::LoopProgram &program) {
     insertAtStep(program, *average, /*after=*/false);
 }
 
-// accum-double-world-size-scaling
-void fixDoubleWorldSizeScaling(runtime::LoopProgram &program) {
+// SummaryFix::AverageOverRanksOnce
+void averageOverRanksOnce(runtime::LoopProgram &program) {
   // Keep one averaging: an AVG all-reduce, or else the first division of the
   // gradients by W; drop every other world-size factor.
   bool averagedByReduce = false;
@@ -137,15 +137,16 @@ void fixDoubleWorldSizeScaling(runtime::LoopProgram &program) {
 
 } // namespace
 
-const ProgramFix *programFixFor(const std::string &checkId) {
-  static const std::map<std::string, ProgramFix> fixes = {
-      {"accum-misplaced-zero-grad", fixMisplacedZeroGrad},
-      {"accum-missing-loss-division", fixMissingLossDivision},
-      {"accum-per-micro-batch-clip", fixPerMicroBatchClip},
-      {"accum-unguarded-grad-sync", fixUnguardedGradSync},
-      {"accum-double-world-size-scaling", fixDoubleWorldSizeScaling},
+const ProgramFix *programFixFor(ConfirmationPlan::SummaryFix fix) {
+  using Fix = ConfirmationPlan::SummaryFix;
+  static const std::map<Fix, ProgramFix> fixes = {
+      {Fix::ResetRightAfterStep, resetRightAfterStep},
+      {Fix::DivideLossBySteps, divideLossBySteps},
+      {Fix::ClipAtBoundary, clipAtBoundary},
+      {Fix::SyncAtBoundary, syncAtBoundary},
+      {Fix::AverageOverRanksOnce, averageOverRanksOnce},
   };
-  auto found = fixes.find(checkId);
+  auto found = fixes.find(fix);
   return found == fixes.end() ? nullptr : &found->second;
 }
 

@@ -1,8 +1,9 @@
-// The program-level fix of each check: what the lowered loop looks like once
-// the finding is fixed, so that --confirm can run the loop as written and as
-// fixed. Keyed by check id; a check without one cannot be confirmed.
+// The program-level fixes a check's confirmation plan names
+// (ConfirmationPlan::SummaryFix): what the lowered loop looks like once the
+// finding is fixed, for a finding without a fix-it.
 #pragma once
 
+#include "checks/ConfirmationPlan.h"
 #include "runtime/LoopProgram.h"
 
 #include <functional>
@@ -12,8 +13,8 @@ namespace gradlint {
 
 using ProgramFix = std::function<void(runtime::LoopProgram &)>;
 
-/// The fix registered for `checkId`, or null.
-const ProgramFix *programFixFor(const std::string &checkId);
+/// The edit that implements `fix`, or null for SummaryFix::None.
+const ProgramFix *programFixFor(ConfirmationPlan::SummaryFix fix);
 
 /// Program edits shared by the fixes.
 /// Index of the first step() that runs at the boundary (or of any step()).

@@ -3,8 +3,9 @@
 
 A check is its source file with its registration line (checks/<Name>Check.cpp),
 its rule document (rules/<id>.md), its row in README.md's "## Checks" table,
-its test cases (test_cases/<id>/, at least one positive_*.cpp and one
-negative_*.cpp) and its fixture (fixtures/<name>/ with buggy.cpp, fixed.cpp
+its confirmation plan (`ConfirmationPlan confirmation() const override` in
+the source: what --confirm runs for it), its test cases (test_cases/<id>/,
+at least one positive_*.cpp and one negative_*.cpp) and its fixture (fixtures/<name>/ with buggy.cpp, fixed.cpp
 and a fixture.json whose "check" is the id). This compares the ids registered
 in the gradlint binary (`gradlint --list-checks --checks='*'`) with each of
 those and prints a table of what disagrees.
@@ -19,6 +20,7 @@ import subprocess
 import sys
 
 REGISTRATION = re.compile(r'^GRADLINT_REGISTER_CHECK\((\w+),\s*"([^"]+)",\s*(-?\d+)\)', re.M)
+CONFIRMATION_PLAN = re.compile(r"ConfirmationPlan\s+confirmation\(\)\s+const\s+override")
 README_ROW = re.compile(r"^\|\s*\[([^\]]+)\]\(([^)]+)\)\s*\|")
 
 
@@ -34,10 +36,14 @@ def sources(root, problems):
     orders = {}
     for path in sorted(glob.glob(os.path.join(root, "checks", "?*Check.cpp"))):
         with open(path, encoding="utf-8") as f:
-            lines = REGISTRATION.findall(f.read())
+            text = f.read()
+        lines = REGISTRATION.findall(text)
         name = os.path.relpath(path, root)
         if len(lines) != 1:
             problems.append(f"{name}: {len(lines)} registration lines, expected one")
+        if not CONFIRMATION_PLAN.search(text):
+            problems.append(f"{name}: declares no confirmation plan "
+                            "(ConfirmationPlan confirmation() const override)")
         for check_class, check_id, order in lines:
             if check_class + ".cpp" != os.path.basename(path):
                 problems.append(f"{name}: registers class {check_class}, expected the file's name")

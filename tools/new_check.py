@@ -43,6 +43,14 @@ class {cls} : public Check {{
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
+  // What --confirm runs for this check's findings (checks/ConfirmationPlan.h).
+  // TODO: the default runs windows of N against the large-batch reference;
+  // set the run, the summary fix and the figures the check's effect needs.
+  ConfirmationPlan confirmation() const override {{
+    ConfirmationPlan plan;
+    plan.run = ConfirmationPlan::Run::Windows;
+    return plan;
+  }}
 }};
 
 }} // namespace

@@ -23,6 +23,9 @@ namespace {
 struct Term {
   int microBatch = 0;
   double scale = 1.0;
+  /// Backpropagates into another optimizer's model only (a discriminator's
+  /// loss on detached samples): the compared model's gradients do not change.
+  bool otherModel = false;
 };
 
 /// One tensor of a hand-written gradient buffer (`torch::zeros_like(p)`),
@@ -50,6 +53,9 @@ struct Value {
   double number = 0.0;
   std::vector<Term> terms; ///< Tensor
   std::vector<int> params; ///< Params, Grad: parameter indices
+  /// Params, Grad: of a model another optimizer trains (params is empty: none
+  /// of the compared model's).
+  bool otherModel = false;
   /// Grad: p.grad() / N. Tensor without terms: the numeric factors the code
   /// applied to it (an untraced loss keeps its `/ N` for the stand-in).
   double factor = 1.0;
@@ -355,6 +361,11 @@ private:
     if (loss.kind != Value::Kind::Tensor)
       throw Refuse{"backward()" + lineText(node.line) + " runs on `" + node.text +
                    "`, which the interpreter cannot trace to a forward pass"};
+    loss.terms.erase(std::remove_if(loss.terms.begin(), loss.terms.end(),
+                                    [](const Term &term) { return term.otherModel; }),
+                     loss.terms.end());
+    if (loss.terms.empty())
+      return; // another model's loss: the compared model's gradients are untouched
     anyBackward_ = true;
     if (pending_.empty() || pending_.back().first != currentMicroBatch_)
       pending_.push_back({currentMicroBatch_, epoch_});
@@ -375,11 +386,25 @@ private:
     if (object.kind != Value::Kind::Optimizer || code_.loopOptimizer < 0 ||
         object.optimizer == code_.loopOptimizer)
       return true;
-    // Two optimizers train two models (GAN, actor-critic); the runtime has one.
-    throw Refuse{node.op + "()" + lineText(node.line) + " of " +
-                 code_.optimizers[static_cast<size_t>(object.optimizer)].name + " besides " +
-                 code_.optimizers[static_cast<size_t>(code_.loopOptimizer)].name +
-                 ": the loop trains two models with two optimizers, and the runtime has one model"};
+    // Two optimizers train two models (GAN, actor-critic): the other one acts
+    // on its own model, which is not the one compared.
+    otherModelAssumption(code_.optimizers[static_cast<size_t>(object.optimizer)].name);
+    (void)node;
+    return false;
+  }
+
+  bool ofOtherModel(int model) const {
+    return model >= 0 && code_.loopOptimizer >= 0 && model != code_.loopOptimizer;
+  }
+
+  void otherModelAssumption(const std::string &what) {
+    assume(what, "another model, not run",
+           "the loop trains a second model; only " +
+               (code_.loopOptimizer >= 0
+                    ? code_.optimizers[static_cast<size_t>(code_.loopOptimizer)].name + "'s"
+                    : std::string("the loop optimizer's")) +
+               " model is run and compared, and the other's forward passes carry its gradient "
+               "only through their inputs");
   }
 
   void step(const Value &object, const Node &node) {
@@ -748,8 +773,9 @@ private:
   static void mergeTerms(Value &into, const std::vector<Term> &terms, double sign) {
     for (Term term : terms) {
       term.scale *= sign;
-      auto same = std::find_if(into.terms.begin(), into.terms.end(),
-                               [&](const Term &t) { return t.microBatch == term.microBatch; });
+      auto same = std::find_if(into.terms.begin(), into.terms.end(), [&](const Term &t) {
+        return t.microBatch == term.microBatch && t.otherModel == term.otherModel;
+      });
       if (same == into.terms.end())
         into.terms.push_back(term);
       else if (std::abs(term.scale) > std::abs(same->scale))
@@ -1197,7 +1223,8 @@ private:
     using K = Value::Kind;
     std::vector<Value> values;
     for (const std::unique_ptr<Node> &child : node.children)
-      values.push_back(child && node.api != ApiOp::Forward ? evaluate(*child) : Value{});
+      values.push_back(child && (node.api != ApiOp::Forward || node.model >= 0) ? evaluate(*child)
+                                                                                : Value{});
     const Value &object = values[0];
     auto firstOf = [&](K kind) -> const Value * {
       for (const Value &value : values)
@@ -1221,7 +1248,14 @@ private:
         skip("forward pass outside the data loop (its output is taken as data)", node.line);
         return value;
       }
-      value.terms.push_back({forwardMicroBatch(), 1.0});
+      int micro = forwardMicroBatch();
+      bool reachesCompared = !ofOtherModel(node.model);
+      for (size_t i = 1; i < values.size(); ++i)
+        for (const Term &term : values[i].terms)
+          reachesCompared = reachesCompared || !term.otherModel;
+      if (ofOtherModel(node.model))
+        otherModelAssumption("`" + node.text + "`");
+      value.terms.push_back({micro, 1.0, !reachesCompared});
       return value;
     }
     case ApiOp::Backward: {
@@ -1230,9 +1264,11 @@ private:
       return {};
     }
     case ApiOp::ZeroGrad:
-      if (node.untrainedModule) // an EMA copy or second network: the runtime has one model
-        throw Refuse{"zero_grad()" + lineText(node.line) + " on `" + node.children[0]->text +
-                     "`, a model the loop's optimizer does not train: the runtime has one model"};
+      // An EMA copy or second network: not the compared model.
+      if (node.model >= 0 ? ofOtherModel(node.model) : node.untrainedModule) {
+        otherModelAssumption("`" + node.children[0]->text + "`");
+        return {};
+      }
       if (isLoopOptimizer(object, node))
         zeroGrads(allParams());
       return {};
@@ -1304,6 +1340,8 @@ private:
     }
     case ApiOp::ClipNorm:
     case ApiOp::ClipValue: {
+      if (values.size() > 1 && values[1].otherModel)
+        return {}; // clips another model's gradients
       std::optional<double> limit = argNumber(2, "limit");
       if (!limit) {
         limit = 1.0;
@@ -1339,7 +1377,9 @@ private:
             value.params.push_back(static_cast<int>(i));
         return value;
       }
-      value.params = allParams();
+      value.otherModel = ofOtherModel(node.model);
+      if (!value.otherModel)
+        value.params = allParams();
       return value;
     }
     case ApiOp::ParamGroups: {
@@ -1919,8 +1959,8 @@ Execution referenceOverWindows(const OptimizerSpec &optimizer, int steps, int wo
   result.initialParameters = flatten(model);
   result.windowTrace.push_back(result.initialParameters);
   for (const ReferenceWindow &window : windows) {
-    float scale =
-        1.0f / static_cast<float>(meanOverRanks ? window.count * worldSize : window.count);
+    float scale = static_cast<float>(setting.referenceLossScale) /
+                  static_cast<float>(meanOverRanks ? window.count * worldSize : window.count);
     runtime::GradBuffer grads(model, runtime::DType::F32);
     for (int m = window.first; m < window.first + window.count; ++m)
       for (int rank = 0; rank < worldSize; ++rank)

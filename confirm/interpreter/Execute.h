@@ -30,6 +30,9 @@ struct ExecutionSetting {
   /// Conditions the interpreter could not evaluate, by their source text, and
   /// the branch an earlier run took: the fixed loop takes the same ones.
   std::map<std::string, bool> decidedConditions;
+  /// The reference: a constant factor on every micro-batch's loss besides
+  /// 1/N (the code's own weighting, as its fixed loop shows it).
+  double referenceLossScale = 1.0;
   /// > 0: epochs of this many micro-batches (a data loop whose length the code
   /// does not show ends after them) and the run ends after `epochs` epochs,
   /// with the code after the data loop run at each epoch's end.

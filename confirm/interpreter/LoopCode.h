@@ -88,12 +88,16 @@ struct Node {
   int optimizer = -1;      ///< Optimizer / Read of an optimizer variable
   int scheduler = -1;      ///< Api SchedulerStep: index in LoopCode::schedulers (-1: not a StepLR)
   ApiOp api = ApiOp::TensorOp;
-  bool divides = false;              ///< ScaleGrad / TensorScale: divides (else multiplies)
-  bool averages = false;             ///< AllReduce: ReduceOp::AVG
-  bool perParameter = false;         ///< AllReduce/ScaleGrad on one parameter's gradient
-  Role role = Role::None;            ///< Read / Api WorldSize: what stands in when unknown
-  bool isModule = false;             ///< Read of a module variable
-  bool untrainedModule = false;      ///< ZeroGrad on a module the loop's optimizer does not train
+  bool divides = false;         ///< ScaleGrad / TensorScale: divides (else multiplies)
+  bool averages = false;        ///< AllReduce: ReduceOp::AVG
+  bool perParameter = false;    ///< AllReduce/ScaleGrad on one parameter's gradient
+  Role role = Role::None;       ///< Read / Api WorldSize: what stands in when unknown
+  bool isModule = false;        ///< Read of a module variable
+  bool untrainedModule = false; ///< ZeroGrad on a module the loop's optimizer does not train
+  /// Forward/Parameters/ZeroGrad on a module: the one optimizer of the loop
+  /// that trains it (-1: none known, or several). Two models with two
+  /// optimizers (a GAN, actor-critic): only the compared optimizer's runs.
+  int model = -1;
   bool changesTrainingState = false; ///< Unknown: may switch what training calls do (a guard)
   bool isTensor = false;         ///< the expression's type is a tensor (an unknown tensor is data)
   bool isDataLoop = false;       ///< Loop: the training loop itself

@@ -829,6 +829,29 @@ private:
     return false;
   }
 
+  /// The one optimizer of the loop whose parameters come from `module`
+  /// (-1: none the code shows, or several).
+  int trainingOptimizer(const Expr *module) {
+    const ValueDecl *decl = module ? facts_.referencedDecl({module, nullptr}) : nullptr;
+    if (!decl)
+      return -1;
+    llvm::SmallPtrSet<const ValueDecl *, 4> optimizers;
+    const ValueDecl *found = nullptr;
+    for (EventKind kind : {EventKind::Step, EventKind::GradReset})
+      for (const TrainingEvent *event : loop_.eventsOf(kind)) {
+        if (!event->optimizer || !optimizers.insert(event->optimizer).second)
+          continue;
+        llvm::SmallPtrSet<const ValueDecl *, 4> trained;
+        facts_.modulesOptimizedBy(event->optimizer, trained);
+        if (!trained.count(decl))
+          continue;
+        if (found)
+          return -1;
+        found = event->optimizer;
+      }
+    return found ? optimizerId(found) : -1;
+  }
+
   NodePtr api(ApiOp op, const CallExpr *call, const Expr *object, std::string name) {
     NodePtr node = make(NodeKind::Api, call);
     node->api = op;
@@ -897,6 +920,7 @@ private:
     case ApiKind::ModuleZeroGrad: {
       NodePtr node = api(ApiOp::ZeroGrad, call, info.object, "zero_grad");
       node->untrainedModule = resetsUntrainedModule(call);
+      node->model = trainingOptimizer(info.object);
       return node;
     }
     case ApiKind::TensorReset: return api(ApiOp::ResetGrad, call, info.object, name);
@@ -1037,6 +1061,13 @@ private:
         node->api = ApiOp::Forward;
         node->op = "forward";
         node->children.push_back(make(NodeKind::Unknown, nullptr));
+        const Expr *module = object ? object : op && op->getNumArgs() ? op->getArg(0) : nullptr;
+        node->model = trainingOptimizer(module);
+        // Another model's forward pass carries the compared model's gradient
+        // only through its input (a discriminator on the generator's output).
+        if (node->model >= 0)
+          for (unsigned i = op ? 1 : 0; i < call->getNumArgs(); ++i)
+            node->children.push_back(expression(call->getArg(i)));
         return node;
       }
     }
@@ -1064,8 +1095,11 @@ private:
     }
 
     // Calls that shape the values the runtime follows.
-    if (name == "parameters" || name == "named_parameters" || name == "params")
-      return api(ApiOp::Parameters, call, object, name);
+    if (name == "parameters" || name == "named_parameters" || name == "params") {
+      NodePtr node = api(ApiOp::Parameters, call, object, name);
+      node->model = trainingOptimizer(object);
+      return node;
+    }
     if (name == "param_groups")
       return api(ApiOp::ParamGroups, call, object, name);
     if (name == "chunk" || name == "split" || name == "tensor_split" || name == "unbind")

@@ -753,9 +753,9 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
                                        loop.location.line, *settings.emitRunsBackend));
     if (!settings.confirmBackend)
       continue;
-    std::vector<std::string> firing;
+    std::vector<ConfirmationPlan> firing;
     for (const auto &[check, range] : loop.firing)
-      firing.push_back(check);
+      firing.push_back(confirmationPlanOf(check));
     for (size_t f = 0; f < loop.firing.size(); ++f) {
       const auto &[check, range] = loop.firing[f];
       FindingCode code;
@@ -766,7 +766,7 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
       if (range.first < analysis.diagnostics.size())
         code.line = analysis.diagnostics[range.first].location.line;
       Confirmation confirmation =
-          confirmFinding(code, loop.lowered, firing, check, *settings.confirmBackend,
+          confirmFinding(code, loop.lowered, firing, firing[f], *settings.confirmBackend,
                          settings.confirmBackendName, settings.traceSteps);
       for (size_t index = range.first; index < range.second && index < analysis.diagnostics.size();
            ++index)

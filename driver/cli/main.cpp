@@ -538,7 +538,8 @@ int main(int argc, char **argv) {
     for (const Diagnostic &diagnostic : result.diagnostics)
       if (diagnostic.confirmation)
         panels.push_back({diagnostic.location.file, diagnostic.location.line, diagnostic.check,
-                          &*diagnostic.confirmation});
+                          &*diagnostic.confirmation,
+                          confirmationPlanOf(diagnostic.check).countsAllReduces});
     if (auto error = writeFileAtomically(options.plotFile, renderPlot(panels), "the plot"))
       result.errors.push_back({options.plotFile, *error});
   }

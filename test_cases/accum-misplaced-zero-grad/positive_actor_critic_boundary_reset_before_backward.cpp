@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-misplaced-zero-grad not-executable: two models with two optimizers
+// CONFIRM-VERDICT: accum-misplaced-zero-grad confirmed: last micro-batch's gradient
 // Actor-critic trainer: the critic steps and resets correctly; the actor's reset is
 // guarded by the boundary but placed before the actor's backward(), after the
 // critic's step(): it discards the actor's N - 1 earlier micro-batches.

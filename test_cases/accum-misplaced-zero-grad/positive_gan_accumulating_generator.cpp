@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-misplaced-zero-grad not-executable: two models with two optimizers
+// CONFIRM-VERDICT: accum-misplaced-zero-grad confirmed: last micro-batch's gradient
 // GAN: the discriminator steps every iteration (its zero_grad is fine), the generator
 // accumulates over 4 iterations but is zeroed every iteration -> only gen_opt is wrong.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-misplaced-zero-grad not-executable: two models with two optimizers
+// CONFIRM-VERDICT: accum-misplaced-zero-grad confirmed: last micro-batch's gradient
 // GAN whose discriminator and generator both accumulate with their own guards; the
 // generator is reset on every micro-batch, which discards its earlier micro-batches.
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-misplaced-zero-grad not-executable: the loop trains two models with two optimizers
+// CONFIRM-VERDICT: accum-misplaced-zero-grad confirmed: last micro-batch's gradient
 // A GAN whose generator and discriminator both accumulate and step together in one boundary
 // branch. The generator's module reset stayed where the per-batch original had it, at the top
 // of the generator's part of every batch: each micro-batch wipes the generator's window, so

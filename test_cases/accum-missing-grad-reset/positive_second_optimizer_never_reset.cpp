@@ -1,5 +1,5 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-missing-grad-reset not-executable: the loop trains two models with two optimizers
+// CONFIRM-VERDICT: accum-missing-grad-reset confirmed: applied gradient at step 3: 2\.[0-9]+x
 // A Q-network and a curiosity module each have an optimizer; both step at the same boundary,
 // but only the Q-network's optimizer is ever reset. The curiosity optimizer's window has no
 // backward() of its own in the event order (its loss is added before the Q step), and its

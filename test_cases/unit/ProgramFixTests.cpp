@@ -3,6 +3,7 @@
 // finding without a fix-it: each fix is pinned on the lowered program it edits.
 #include "ModelTestSupport.h"
 
+#include "checks/Check.h"
 #include "confirm/Lowering.h"
 #include "confirm/ProgramFixes.h"
 
@@ -21,7 +22,8 @@ std::string lowered(const std::string &body) {
 }
 
 std::string fixed(const std::string &check, runtime::LoopProgram program) {
-  const ProgramFix *fix = programFixFor(check);
+  // Each check's own confirmation plan names its program-level fix.
+  const ProgramFix *fix = programFixFor(confirmationPlanOf(check).summaryFix);
   EXPECT_NE(fix, nullptr) << check;
   if (fix)
     (*fix)(program);
@@ -107,6 +109,7 @@ TEST(ProgramFixes, DoubleWorldSizeKeepsOneAveraging) {
             "backward[every]/N; all-reduce[boundary](avg); step[boundary]");
 }
 
-TEST(ProgramFixes, UnknownCheckHasNone) {
-  EXPECT_EQ(programFixFor("accum-no-such-check"), nullptr);
+TEST(ProgramFixes, ChecksWithoutASummaryFixHaveNone) {
+  EXPECT_EQ(programFixFor(confirmationPlanOf("accum-no-such-check").summaryFix), nullptr);
+  EXPECT_EQ(programFixFor(confirmationPlanOf("accum-trailing-micro-batches").summaryFix), nullptr);
 }
