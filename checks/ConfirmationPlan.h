@@ -40,6 +40,10 @@ struct ConfirmationPlan {
   /// 1/W, a double count): the reference keeps the large-batch scale exactly
   /// and takes no constant factor of the loss from the fixed loop.
   bool aboutGradientScale = false;
+  /// The finding is an optimizer option divided by N (the learning rate, the
+  /// weight decay): the reference runs it undivided, also where the run
+  /// divided a stand-in value because the code's own value is not read.
+  bool aboutOptimizerOptions = false;
   /// Also state the applied gradient as weights per micro-batch of the
   /// window (how many times each one was counted).
   bool weighsMicroBatches = false;

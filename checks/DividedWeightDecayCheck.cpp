@@ -11,7 +11,11 @@ class DividedWeightDecayCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
-  ConfirmationPlan confirmation() const override { return {}; }
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.aboutOptimizerOptions = true;
+    return plan;
+  }
 };
 
 } // namespace

@@ -12,7 +12,11 @@ class LrDividedByStepsCheck : public Check {
 public:
   using Check::Check;
   void check(const TrainingLoop &loop, CheckContext &context) override;
-  ConfirmationPlan confirmation() const override { return {}; }
+  ConfirmationPlan confirmation() const override {
+    ConfirmationPlan plan;
+    plan.aboutOptimizerOptions = true;
+    return plan;
+  }
 
 private:
   void reportDivisions(const TrainingLoop &loop, const TrainingEvent &step,

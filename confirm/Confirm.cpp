@@ -630,12 +630,24 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   interp::ClipUse clip = fixed ? fixed->clip : written.clip;
   if (!clip.used && written.clip.used)
     clip = written.clip;
+  // The fixed loop's optimizer: a fix-it may change its options (lr / N).
+  interp::OptimizerSpec referenceOptimizer = fixed ? fixed->optimizer : written.optimizer;
+  if (diagnosed.aboutOptimizerOptions &&
+      (referenceOptimizer.lrDividedBy != 1.0 || referenceOptimizer.weightDecayDividedBy != 1.0)) {
+    // The finding is that division: the large-batch loop does not divide.
+    referenceOptimizer.lr *= referenceOptimizer.lrDividedBy;
+    referenceOptimizer.weightDecay *= referenceOptimizer.weightDecayDividedBy;
+    referenceOptimizer.lrDividedBy = referenceOptimizer.weightDecayDividedBy = 1.0;
+    c.assumptions.push_back({"the reference's optimizer",
+                             format("lr=%g", referenceOptimizer.lr) +
+                                 format(", weight_decay=%g", referenceOptimizer.weightDecay),
+                             "the run's stand-in options without the division by N the "
+                             "finding is about"});
+  }
   auto referenceFor = [&](bool mean, int referenceWindows) {
     interp::ExecutionSetting s = same;
     s.windows = referenceWindows;
-    // The fixed loop's optimizer: a fix-it may change its options (lr / N).
-    return interp::referenceRun(fixed ? fixed->optimizer : written.optimizer, n, w, mean, clip, s,
-                                written.scheduler);
+    return interp::referenceRun(referenceOptimizer, n, w, mean, clip, s, written.scheduler);
   };
   // Over ranks, the reference follows the fixed loop's convention (mean or sum).
   bool mean = true;

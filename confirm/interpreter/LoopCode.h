@@ -138,6 +138,9 @@ struct OptimizerSpec {
   bool amsgrad = false;
   std::string name;    ///< the variable
   std::string written; ///< "SGD(lr=0.01, momentum=0.9)" as read
+  /// The N the run divided a stand-in lr / weight decay by (1: none): the
+  /// code divides an option it does not show by N (`lr / accum_steps`).
+  double lrDividedBy = 1.0, weightDecayDividedBy = 1.0;
   /// Options not read from the code, with the default used.
   std::vector<Assumption> defaulted;
 };

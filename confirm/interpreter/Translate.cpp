@@ -193,8 +193,10 @@ public:
           markCallingLoops(*code_->functions[static_cast<size_t>(code_->entry)].body, lambda);
         }
     if (const TrainingEvent *step = loop_.boundaryStep())
-      if (step->optimizer)
+      if (step->optimizer) {
         code_->loopOptimizer = optimizerId(step->optimizer);
+        applyModelDivisions(*step, code_->loopOptimizer);
+      }
     for (size_t index = 0; index < code_->functions.size(); ++index)
       markFunction(static_cast<int>(index));
     code_->distributed = distributed_;
@@ -271,14 +273,16 @@ private:
     record(loop_.worldSize, worldDecls_, worldExpr_, code_->worldSizeName);
     // Divisors the model read as N or as W (a helper's parameter, a communicator's size()).
     for (const TrainingEvent &event : loop_.events)
-      for (const ScaleFactor &factor : event.scaling) {
-        if (!factor.divisor || factor.isAccumulationSteps == factor.isWorldSize)
-          continue;
-        (factor.isWorldSize ? worldExprs_ : stepsExprs_).insert(stripCasts(factor.divisor));
-        if (const ValueDecl *decl = facts_.referencedDecl({factor.divisor, nullptr}))
-          (factor.isWorldSize ? worldDecls_ : stepsDecls_)
-              .insert(decl->getLocation().getRawEncoding());
-      }
+      for (const std::vector<ScaleFactor> *factors :
+           {&event.scaling, &event.learningRateScaling, &event.weightDecayScaling})
+        for (const ScaleFactor &factor : *factors) {
+          if (!factor.divisor || factor.isAccumulationSteps == factor.isWorldSize)
+            continue;
+          (factor.isWorldSize ? worldExprs_ : stepsExprs_).insert(stripCasts(factor.divisor));
+          if (const ValueDecl *decl = facts_.referencedDecl({factor.divisor, nullptr}))
+            (factor.isWorldSize ? worldDecls_ : stepsDecls_)
+                .insert(decl->getLocation().getRawEncoding());
+        }
     if (run.worldSizeFromCode) {
       code_->worldSize = run.worldSize;
       code_->worldSizeFromCode = true;
@@ -1257,8 +1261,10 @@ private:
       return found->second;
     int id = static_cast<int>(code_->optimizers.size());
     optimizers_[key] = id;
+    optionValuesRead_.clear();
     OptimizerSpec spec = readOptimizer(decl);
     code_->optimizers.push_back(spec);
+    optionRanges_[id] = std::move(optionValuesRead_);
     return id;
   }
 
@@ -1323,22 +1329,79 @@ private:
       spec.defaulted.push_back(
           {"lr", formatValue(spec.lr),
            options ? "not a constant in the code" : "the optimizer's options are not visible"});
+    spec.written = describeOptimizer(spec);
+    return spec;
+  }
+
+  static std::string describeOptimizer(const OptimizerSpec &spec) {
     char written[160];
-    if (type == "SGD")
+    if (spec.type == "SGD")
       std::snprintf(written, sizeof written, "SGD(lr=%g, momentum=%g, weight_decay=%g%s)", spec.lr,
                     spec.momentum, spec.weightDecay, spec.nesterov ? ", nesterov" : "");
-    else if (type == "RMSprop")
+    else if (spec.type == "RMSprop")
       std::snprintf(written, sizeof written,
                     "RMSprop(lr=%g, alpha=%g, momentum=%g, weight_decay=%g)", spec.lr, spec.alpha,
                     spec.momentum, spec.weightDecay);
-    else if (type == "Adagrad")
+    else if (spec.type == "Adagrad")
       std::snprintf(written, sizeof written, "Adagrad(lr=%g, lr_decay=%g, weight_decay=%g)",
                     spec.lr, spec.lrDecay, spec.weightDecay);
     else
       std::snprintf(written, sizeof written, "%s(lr=%g, betas=(%g, %g), eps=%g, weight_decay=%g)",
-                    type.c_str(), spec.lr, spec.beta1, spec.beta2, spec.eps, spec.weightDecay);
-    spec.written = written;
-    return spec;
+                    spec.type.c_str(), spec.lr, spec.beta1, spec.beta2, spec.eps, spec.weightDecay);
+    return written;
+  }
+
+  /// The model read the loop optimizer's learning rate or weight decay divided
+  /// by N where the interpreter reads no value (a factory's parameter, a
+  /// param_groups setter, options built elsewhere): the stand-in value is
+  /// divided by the run's N, as listed.
+  void applyModelDivisions(const TrainingEvent &step, int id) {
+    OptimizerSpec &spec = code_->optimizers[static_cast<size_t>(id)];
+    const std::vector<SourceRange> &read = optionRanges_[id];
+    auto wasRead = [&](SourceLocation loc) {
+      return std::any_of(read.begin(), read.end(), [&](SourceRange range) {
+        return !(loc < range.getBegin()) && !(range.getEnd() < loc);
+      });
+    };
+    auto apply = [&](const std::vector<ScaleFactor> &factors, double &field, const char *option) {
+      // Its value not read at all, or read where the division is not.
+      auto defaulted = std::find_if(spec.defaulted.begin(), spec.defaulted.end(),
+                                    [&](const Assumption &a) { return a.name == option; });
+      bool unread = std::any_of(factors.begin(), factors.end(), [&](const ScaleFactor &factor) {
+        return factor.isAccumulationSteps &&
+               (defaulted != spec.defaulted.end() || !wasRead(factor.loc));
+      });
+      bool folded = defaulted == spec.defaulted.end() &&
+                    std::any_of(factors.begin(), factors.end(), [&](const ScaleFactor &factor) {
+                      return factor.isAccumulationSteps && wasRead(factor.loc);
+                    });
+      if (folded && code_->accumulationStepsFromCode && dividedBy(spec, option) == 1.0) {
+        // The value read is a constant that already holds the division by N
+        // (`1e-3 / kAccum`): recorded, so that the reference can undo it.
+        dividedBy(spec, option) = code_->accumulationSteps;
+        return;
+      }
+      if (!unread || dividedBy(spec, option) != 1.0 ||
+          (defaulted != spec.defaulted.end() && defaulted->value.find(" / ") != std::string::npos))
+        return; // no division, or the interpreter read it where the code applies it
+      if (field == 0.0)
+        field = 1e-2; // a decay of 0 would hide the division
+      Assumption divided{option,
+                         formatValue(field) + " / " + code_->stepsName + " (" +
+                             std::to_string(code_->accumulationSteps) + ")",
+                         "the code divides this option by the accumulation steps where the "
+                         "interpreter does not read it (a setter, a factory's parameter); the "
+                         "model reads the division there"};
+      if (defaulted != spec.defaulted.end())
+        *defaulted = divided;
+      else
+        spec.defaulted.push_back(divided);
+      field /= code_->accumulationSteps;
+      dividedBy(spec, option) = code_->accumulationSteps;
+    };
+    apply(step.learningRateScaling, spec.lr, "lr");
+    apply(step.weightDecayScaling, spec.weightDecay, "weight_decay");
+    spec.written = describeOptimizer(spec);
   }
 
   std::optional<double> constant(const Expr *expr, unsigned depth = 0) {
@@ -1373,7 +1436,30 @@ private:
     return std::nullopt;
   }
 
+  /// An option value readOptimizer read, with the values of the variables it
+  /// reads (`double step = 1e-3 / accum; RMSpropOptions(step)`): a division
+  /// by N in them is already in the value read.
+  void recordOptionRead(const Expr *value, unsigned depth = 0) {
+    if (!value || depth > 2)
+      return;
+    optionValuesRead_.push_back(value->getSourceRange());
+    std::function<void(const Stmt *)> visit = [&](const Stmt *stmt) {
+      if (!stmt)
+        return;
+      if (auto *ref = dyn_cast<DeclRefExpr>(stmt))
+        for (const ValueOrigin &origin : facts_.originsOf(ref->getDecl()))
+          if (origin.kind == ValueOrigin::Init || origin.kind == ValueOrigin::Assign)
+            recordOptionRead(origin.value, depth + 1);
+      for (const Stmt *child : stmt->children())
+        visit(child);
+    };
+    visit(value);
+  }
+
   std::unique_ptr<CallSites> callSites_;
+  /// The option values readOptimizer read, while it reads one; then per optimizer.
+  std::vector<SourceRange> optionValuesRead_;
+  std::map<int, std::vector<SourceRange>> optionRanges_;
   std::optional<double> parameterConstant(const ParmVarDecl *param, unsigned depth) {
     auto *fn = dyn_cast_or_null<FunctionDecl>(param->getDeclContext());
     if (!fn || depth > 3)
@@ -1410,7 +1496,8 @@ private:
     // `lr / accumulation_steps` with N not a constant: the run's N, as the
     // model read it (the value the finding is about).
     const Expr *rhs = stripCasts(division->getRHS())->IgnoreParens();
-    if (!divisor && roleOf(facts_.referencedDecl({rhs, nullptr}), rhs) == Role::AccumulationSteps) {
+    bool byN = roleOf(facts_.referencedDecl({rhs, nullptr}), rhs) == Role::AccumulationSteps;
+    if (!divisor && byN) {
       divisor = code_->accumulationSteps;
       divisorText = code_->stepsName + " (" + std::to_string(code_->accumulationSteps) + ")";
     }
@@ -1426,7 +1513,14 @@ private:
          dividend ? "the divisor is the accumulation steps, not a constant in the code"
                   : "the dividend is not a constant in the code; the division is"});
     field /= *divisor;
+    if (byN)
+      dividedBy(spec, option) = *divisor;
     return true;
+  }
+
+  /// Where the run records an option's division by N (OptimizerSpec).
+  static double &dividedBy(OptimizerSpec &spec, const std::string &option) {
+    return option == "lr" ? spec.lrDividedBy : spec.weightDecayDividedBy;
   }
   static bool lrScaled(const OptimizerSpec &spec) {
     return !spec.defaulted.empty() && spec.defaulted.back().name == "lr" &&
@@ -1440,12 +1534,22 @@ private:
     if (call->getNumArgs() != 1)
       return false;
     const Expr *arg = call->getArg(0);
+    recordOptionRead(arg);
     std::optional<double> value = constant(arg);
     auto set = [&](double &field, const char *option) {
-      if (value)
+      if (value) {
         field = *value;
-      else if (!scaleDefault(arg, field, option, spec))
-        spec.defaulted.push_back({option, formatValue(field), "not a constant in the code"});
+      } else if (!scaleDefault(arg, field, option, spec)) {
+        // The code sets a decay it does not show: a positive stand-in (0 would
+        // make a finding about the decay vanish).
+        bool decay = std::string(option) == "weight_decay" && field == 0.0;
+        if (decay)
+          field = 1e-2;
+        spec.defaulted.push_back({option, formatValue(field),
+                                  decay ? "not a constant in the code; the code sets a decay, so "
+                                          "a positive stand-in"
+                                        : "not a constant in the code"});
+      }
     };
     if (name == "lr") {
       set(spec.lr, "lr");
@@ -1534,6 +1638,7 @@ private:
       return false;
     expr = stripCasts(expr);
     if (expr->getType()->isRealFloatingType() || expr->getType()->isIntegerType()) {
+      recordOptionRead(expr);
       if (std::optional<double> lr = constant(expr)) {
         spec.lr = *lr;
         return true;

@@ -1,10 +1,10 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.250x the large-batch update
 // CONFIRM-VERDICT: accum-missing-loss-division not-confirmed: Adam normalises the gradient's scale
 // `lr /= accum_steps` as a stand-in for dividing the loss, which is left undivided:
 // with Adam that does not compensate, so both the lr and the loss checks fire.
-// The fix-it deletes the `lr /=`, which the runtime does not read (not-executable);
-// the undivided loss alone has no effect on Adam's update (not-confirmed).
+// The fix-it deletes the `lr /=` (the stand-in rate runs divided by N as the model
+// reads it); the undivided loss alone has no effect on Adam's update (not-confirmed).
 #include <torch/torch.h>
 
 void train(torch::nn::Linear model, std::vector<torch::Tensor> &inputs,

@@ -1,9 +1,9 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.250x the large-batch update
 // The effective learning rate is computed into a local first (`base_lr / accum`)
 // and then handed to AdamWOptions; the boundary is `i % N == N - 1`. Only the options
-// read the local, so the fix-it drops the division from its initializer; the runtime
-// does not read base_lr, so the fixed loop changes nothing it ran (not-executable).
+// read the local, so the fix-it drops the division from its initializer; base_lr is not
+// read, so a stand-in rate runs divided by N, as the model reads the division.
 #include <torch/torch.h>
 
 void train(torch::nn::Linear &model, std::vector<torch::Tensor> &xs, std::vector<torch::Tensor> &ys,

@@ -1,7 +1,7 @@
 // RUN: %check_gradlint %s
-// CONFIRM-VERDICT: accum-lr-divided-by-steps not-executable: the fix-it changes nothing the runtime ran
-// (The interpreter does not follow the rate through the factory, so the fix-it
-// changes nothing it ran: not-executable.)
+// CONFIRM-VERDICT: accum-lr-divided-by-steps confirmed: update 0\.250x the large-batch update
+// (The interpreter does not follow the rate through the factory: a stand-in rate
+// runs divided by N, as the model reads the division there.)
 // main() builds the AdamW optimizer through a factory that shares the rate
 // out over the accumulated batches, and passes it by reference to the epoch
 // function that accumulates them.
