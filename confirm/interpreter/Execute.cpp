@@ -315,6 +315,18 @@ private:
     return false;
   }
 
+  /// Whether a branch ends its function or loop iteration early (`return false;`).
+  static bool leaves(const Node &node) {
+    if (node.kind == NodeKind::Return || node.kind == NodeKind::Break ||
+        node.kind == NodeKind::Continue)
+      return true;
+    if (node.kind == NodeKind::Block)
+      for (const std::unique_ptr<Node> &child : node.children)
+        if (child && leaves(*child))
+          return true;
+    return false;
+  }
+
   // ---- the runtime
 
   /// The micro-batch a forward pass in the current loop iteration reads.
@@ -1573,11 +1585,20 @@ private:
              node.line);
         return {};
       }
-      const SchedulerSpec &spec = code_.schedulers[static_cast<size_t>(node.scheduler)];
+      SchedulerSpec spec = code_.schedulers[static_cast<size_t>(node.scheduler)];
       if (spec.standIn)
         assume(spec.name, "StepLR(step_size=1, gamma=0.5)",
                "its schedule is not one the runtime models; a stand-in that halves the rate on "
                "every call shows how often it advances");
+      // A period longer than the run (StepLR(opt, 2000, 0.1) over 12
+      // micro-batches) never decays in it: shrunk, like the data, to show
+      // how often the schedule advances.
+      if (spec.stepSize >= budget_) {
+        assume(spec.name + ".step_size", "1",
+               "the code's " + std::to_string(spec.stepSize) + " is longer than the run's " +
+                   std::to_string(budget_) + " micro-batches; shrunk so that its decay shows");
+        spec.stepSize = 1;
+      }
       int calls = ++schedulerCalls_[node.scheduler];
       double lr = code_.optimizers[static_cast<size_t>(spec.optimizer)].lr *
                   std::pow(spec.gamma, stepLRDecays(calls, spec.stepSize));
@@ -1884,18 +1905,22 @@ private:
         if (trains) {
           const std::string &text = node.children[0]->text;
           auto decided = setting_.decidedConditions.find(text);
-          bool taken =
-              decided != setting_.decidedConditions.end()
-                  ? decided->second
-                  : !(setting_.focusLine && reaches(*node.children[2], setting_.focusLine) &&
-                      !reaches(*node.children[1], setting_.focusLine));
+          const Node &then = *node.children[1], &otherwise = *node.children[2];
+          bool focusThen = setting_.focusLine && reaches(then, setting_.focusLine);
+          bool focusElse = setting_.focusLine && reaches(otherwise, setting_.focusLine);
+          // Neither branch holds the finding: an early exit (`if (!finite) {
+          // zero_grad(); return false; }`) would skip the code after it.
+          bool skipsTheRest = !focusThen && !focusElse && leaves(then) && !leaves(otherwise);
+          bool taken = decided != setting_.decidedConditions.end() ? decided->second
+                       : focusElse && !focusThen                   ? false
+                                                                   : !skipsTheRest;
           result_.decidedConditions[text] = taken;
           assume("`" + node.children[0]->text + "`" + lineText(node.line), taken ? "true" : "false",
                  std::string("a condition the interpreter cannot evaluate; the run takes the "
                              "branch ") +
-                     (taken == reaches(*node.children[1], setting_.focusLine) && setting_.focusLine
-                          ? "that reaches the finding"
-                          : "it holds in"));
+                     (focusThen || focusElse ? "that reaches the finding"
+                      : skipsTheRest         ? "that goes on to the code after it"
+                                             : "it holds in"));
           return execute(*node.children[taken ? 1 : 2]);
         }
         skip("if (" + node.text + ") (its condition is unknown; neither branch trains)", node.line);
