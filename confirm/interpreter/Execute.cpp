@@ -859,7 +859,9 @@ private:
       else if (op == "*")
         r = x * y;
       else if (op == "/" || op == "%") {
-        if (y == 0)
+        // Floating-point division by zero is IEEE inf/nan (a log line's
+        // average before any batch); integer division by zero is undefined.
+        if (y == 0 && (integer || op == "%"))
           throw Refuse{"division by zero" + lineText(node.line) + " in `" + node.text + "`"};
         r = op == "/" ? (integer ? std::trunc(x / y) : x / y) : std::fmod(x, y);
       } else if (op == "<")
@@ -1511,6 +1513,11 @@ private:
       std::optional<double> factor = argNumber(1, "factor");
       if (object.kind != K::Tensor && object.kind != K::Grad)
         return {};
+      // `torch::mul(loss, weights)` with a tensor it does not follow: as the
+      // operator form (`loss * weights`) reads it.
+      if (!factor && values.size() > 1 && node.children.size() > 1)
+        return arithmetic(node.divides ? "/" : "*", object,
+                          opaqueTensorIf(values[1], node.children[1].get()), false, node);
       if (!factor || (node.divides && *factor == 0))
         throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                      " scales a loss by a value the interpreter does not know"};
