@@ -165,6 +165,8 @@ def main():
     parser.add_argument("--tus", type=int, default=20)
     parser.add_argument("--plain-files", type=int, default=2000)
     parser.add_argument("--keep", help="generate into this directory and keep it")
+    parser.add_argument("--only-confirm", action="store_true",
+                        help="only the --confirm rows (j), (j')")
     args = parser.parse_args()
     gradlint = os.path.abspath(args.gradlint)
     if not os.path.exists(os.path.join(TORCH, "torch", "torch.h")):
@@ -188,9 +190,38 @@ def main():
         rows.append((name, f"{ours:.2f} {unit}", f"{theirs:.2f} {unit}", f"{ratio:.2f}x",
                      f"{'<=' if lower_is_better else '>='} {target}x", "PASS" if ok else "MISS"))
 
+    def confirm_rows():
+        """(j): --confirm against the analysis alone on one real-header TU with findings."""
+        listed = subprocess.run([gradlint, "--no-result-cache", f"--cache-dir={cache}", one,
+                                 *real_args], capture_output=True, text=True)
+        findings = listed.stdout.count(": warning: ") + listed.stderr.count(": warning: ")
+        confirm = ["--confirm", "--backend=cpu"]
+        runs = alternate(args.k, {
+            "plain-nocache": lambda: measure([gradlint, "--no-result-cache", "--no-cache", one,
+                                              *real_args]),
+            "confirm-nocache": lambda: measure([gradlint, "--no-result-cache", "--no-cache",
+                                                *confirm, one, *real_args]),
+            "plain-warm": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={cache}",
+                                           one, *real_args]),
+            "confirm-warm": lambda: measure([gradlint, "--no-result-cache", f"--cache-dir={cache}",
+                                             *confirm, one, *real_args]),
+        })
+        row(f"(j) 1 real-header TU, {findings} finding{'s' if findings != 1 else ''}, --no-cache: "
+            "--confirm / without",
+            median(runs["confirm-nocache"], 0), median(runs["plain-nocache"], 0), 2.0)
+        row(f"(j') the same, warm cache: --confirm / without",
+            median(runs["confirm-warm"], 0), median(runs["plain-warm"], 0), None)
+
     # Warm the cache for the single TU and the project (not measured).
     subprocess.run([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, *real_args], capture_output=True)
     subprocess.run([gradlint, "--no-result-cache", f"--cache-dir={cache}", one, "--", "-std=c++17"], capture_output=True)
+
+    if args.only_confirm:
+        confirm_rows()
+        report(rows, args)
+        if not args.keep:
+            shutil.rmtree(directory, ignore_errors=True)
+        return
 
     # (d-h): the headers alone. Both sides include the C++ standard library
     # (LibTorch's headers and the API model alike); precompiled once for both,
@@ -316,6 +347,13 @@ def main():
                  f"{rate:.0f} files/s", f"{seconds:.2f} s", "", ">= 200 files/s",
                  "PASS" if rate >= 200 else "MISS"))
 
+    confirm_rows()
+    report(rows, args)
+    if not args.keep:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def report(rows, args):
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -329,8 +367,6 @@ def main():
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for r in [header] + rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(r, widths)).rstrip())
-    if not args.keep:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
