@@ -161,19 +161,19 @@ void analyse(clang::ASTContext &context) {
   std::vector<gradlint::Finding> findings;
   gradlint::CheckContext checkContext(builder.facts(), findings);
   for (const gradlint::TrainingLoop &loop : model.loops) {
-    std::vector<std::string> firing;
+    std::vector<gradlint::ConfirmationPlan::SummaryFix> firing;
     for (const std::unique_ptr<gradlint::Check> &check : checks) {
       size_t before = findings.size();
       check->check(loop, checkContext);
       if (findings.size() > before)
-        firing.push_back(check->id());
+        firing.push_back(check->confirmation().summaryFix);
     }
     gradlint::LoweredLoop lowered = gradlint::lowerLoop(loop);
     (void)lowered.program.describe();
     // gradlint --confirm's "after the fix" program, without running it.
     if (lowered.problem.empty())
-      for (const std::string &check : firing)
-        if (const gradlint::ProgramFix *fix = gradlint::programFixFor(check))
+      for (gradlint::ConfirmationPlan::SummaryFix summaryFix : firing)
+        if (const gradlint::ProgramFix *fix = gradlint::programFixFor(summaryFix))
           (*fix)(lowered.program);
   }
   for (const gradlint::Finding &finding : findings) {
