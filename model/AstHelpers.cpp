@@ -121,6 +121,24 @@ const Stmt *parentStmt(const Stmt *stmt, ASTContext &context) {
   return parents.empty() ? nullptr : parents[0].get<Stmt>();
 }
 
+bool assignmentSides(const Stmt *statement, const Expr *&lhs, const Expr *&rhs) {
+  const auto *expr = dyn_cast_or_null<Expr>(statement);
+  expr = expr ? expr->IgnoreImplicit() : nullptr;
+  if (auto *assign = dyn_cast_or_null<BinaryOperator>(expr);
+      assign && assign->getOpcode() == BO_Assign) {
+    lhs = assign->getLHS();
+    rhs = assign->getRHS();
+    return true;
+  }
+  if (auto *op = dyn_cast_or_null<CXXOperatorCallExpr>(expr);
+      op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+    lhs = op->getArg(0);
+    rhs = op->getArg(1);
+    return true;
+  }
+  return false;
+}
+
 const FunctionDecl *enclosingFunction(const Stmt *stmt, ASTContext &context) {
   DynTypedNodeList parents = context.getParents(*stmt);
   for (unsigned i = 0; i < 64 && !parents.empty(); ++i) {

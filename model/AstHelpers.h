@@ -51,6 +51,11 @@ const clang::FunctionDecl *writtenFunction(const clang::FunctionDecl *function);
 /// body or a declaration.
 const clang::Stmt *parentStmt(const clang::Stmt *stmt, clang::ASTContext &context);
 
+/// `lhs = rhs` as a statement (built-in or an `operator=` call): its two
+/// sides; false for anything else.
+bool assignmentSides(const clang::Stmt *statement, const clang::Expr *&lhs,
+                     const clang::Expr *&rhs);
+
 /// The function whose body holds `stmt`; null inside a lambda.
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *stmt, clang::ASTContext &context);
 

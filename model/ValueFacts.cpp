@@ -257,6 +257,20 @@ public:
     if (!callee)
       return;
     unsigned offset = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(callee) ? 1 : 0;
+    // make_unique<VecEnv>(num_envs) forwards by reference to a constructor:
+    // that constructor's parameters say whether the number may be written.
+    QualType made = smartPointerMadeType(call);
+    const CXXRecordDecl *record = made.isNull() ? nullptr : made->getAsCXXRecordDecl();
+    if (record && record->hasDefinition()) {
+      for (const CXXConstructorDecl *ctor : record->ctors())
+        if (!ctor->isCopyOrMoveConstructor() && ctor->getNumParams() >= call->getNumArgs() &&
+            ctor->getMinRequiredArguments() <= call->getNumArgs())
+          referenceArguments(ctor, call, 0);
+      return;
+    }
+    referenceArguments(callee, call, offset);
+  }
+  void referenceArguments(const FunctionDecl *callee, const CallExpr *call, unsigned offset) {
     for (unsigned i = offset; i < call->getNumArgs(); ++i) {
       unsigned index = i - offset;
       if (index >= callee->getNumParams())
@@ -664,19 +678,8 @@ std::optional<double> ValueFacts::valueAfterConstructor(const CXXConstructorDecl
       value = constantOrReturnedConstant(init->getInit());
   if (const auto *body = dyn_cast_or_null<CompoundStmt>(ctor->getBody()))
     for (const Stmt *statement : body->body()) {
-      const Expr *expr = dyn_cast<Expr>(statement);
-      expr = expr ? expr->IgnoreImplicit() : nullptr;
       const Expr *lhs = nullptr, *rhs = nullptr;
-      if (auto *assign = dyn_cast_or_null<BinaryOperator>(expr);
-          assign && assign->getOpcode() == BO_Assign) {
-        lhs = assign->getLHS();
-        rhs = assign->getRHS();
-      } else if (auto *op = dyn_cast_or_null<CXXOperatorCallExpr>(expr);
-                 op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
-        lhs = op->getArg(0);
-        rhs = op->getArg(1);
-      }
-      if (lhs && declOfLValue(stripCasts(lhs)) == field)
+      if (assignmentSides(statement, lhs, rhs) && declOfLValue(stripCasts(lhs)) == field)
         value = constantOrReturnedConstant(rhs);
     }
   return value;

@@ -203,6 +203,21 @@ public:
                                : "; LibTorch's default"));
   }
 
+  /// What the constructor's body gives fields before the loop runs; a value
+  /// it cannot compute keeps the field's initialiser.
+  void constructorValues() {
+    for (const auto &[place, node] : code_.constructorValues) {
+      Value value;
+      try {
+        value = evaluate(*node);
+      } catch (const Refuse &) {
+        continue;
+      }
+      if (value.isNumber())
+        shared_[place.id] = truncated(value, node->integer);
+    }
+  }
+
   Execution run() {
     result_.initialParameters = flatten(ranks_[0].model);
     result_.windowTrace.push_back(result_.initialParameters);
@@ -211,6 +226,7 @@ public:
         throw Refuse{code_.problem};
       if (code_.entry < 0)
         throw Refuse{"no function to run"};
+      constructorValues();
       if (code_.stepFunction)
         runStepFunction();
       else
@@ -394,14 +410,13 @@ private:
                                  backend_);
   }
 
-  bool isLoopOptimizer(const Value &object, const Node &node) {
+  bool isLoopOptimizer(const Value &object) {
     if (object.kind != Value::Kind::Optimizer || code_.loopOptimizer < 0 ||
         object.optimizer == code_.loopOptimizer)
       return true;
     // Two optimizers train two models (GAN, actor-critic): the other one acts
     // on its own model, which is not the one compared.
     otherModelAssumption(code_.optimizers[static_cast<size_t>(object.optimizer)].name);
-    (void)node;
     return false;
   }
 
@@ -419,8 +434,8 @@ private:
                "only through their inputs");
   }
 
-  void step(const Value &object, const Node &node) {
-    if (!isLoopOptimizer(object, node))
+  void step(const Value &object) {
+    if (!isLoopOptimizer(object))
       return;
     int id = object.kind == Value::Kind::Optimizer ? object.optimizer : code_.loopOptimizer;
     const OptimizerSpec &spec =
@@ -872,6 +887,10 @@ private:
         r = x > y;
       else if (op == ">=")
         r = x >= y;
+      else if (op == "min")
+        r = std::min(x, y);
+      else if (op == "max")
+        r = std::max(x, y);
       else if (op == "==")
         r = x == y;
       else if (op == "!=")
@@ -1097,10 +1116,11 @@ private:
         if (node.op == "||" && b.number != 0)
           return Value::of(1);
       }
-      // `(i + 1) % N == 0 || i + 1 == num_batches`: the last-batch extension
-      // of a guard; the run covers the first windows of a longer epoch.
+      // `(i + 1) % N == 0 || i + 1 == num_batches` (or `end >= batch_size`): the last-batch
+      // extension of a guard; the run covers the first windows of a longer epoch.
       if (node.op == "||" && a.isNumber() && !b.isNumber() &&
-          (node.children[1]->op == "==" || node.children[1]->kind == NodeKind::Read)) {
+          (node.children[1]->op == "==" || node.children[1]->op == ">=" ||
+           node.children[1]->kind == NodeKind::Read)) {
         if (setting_.epochMicroBatches > 0 && dataIteration_ >= 0 && dataLength_ > 0) {
           assume("`" + node.children[1]->text + "`" + lineText(node.line),
                  "true at each epoch's last micro-batch",
@@ -1111,6 +1131,16 @@ private:
                "its operand is not known; the run covers the first " + std::to_string(budget_) +
                    " micro-batches of a longer epoch");
         return Value::of(a.number != 0);
+      }
+      // `std::min(start + N, num_batches)` with the batch count unknown: the
+      // run covers the first windows of a longer epoch, so the window is full.
+      if (node.op == "min" && node.integer && a.isNumber() != b.isNumber()) {
+        const Node &unknown = *node.children[a.isNumber() ? 1 : 0];
+        const Node &known = *node.children[a.isNumber() ? 0 : 1];
+        assume("`" + unknown.text + "`" + lineText(node.line), "at least `" + known.text + "`",
+               "its value is not known; the run covers the first " + std::to_string(budget_) +
+                   " micro-batches of a longer epoch");
+        return a.isNumber() ? a : b;
       }
       // An untraced tensor scaled by a number or combined with a tensor keeps
       // the scale (`(loss_from_a_struct / N).backward()`).
@@ -1283,7 +1313,7 @@ private:
         otherModelAssumption("`" + node.children[0]->text + "`");
         return {};
       }
-      if (isLoopOptimizer(object, node))
+      if (isLoopOptimizer(object))
         zeroGrads(allParams());
       return {};
     case ApiOp::ResetGrad:
@@ -1377,7 +1407,7 @@ private:
       allReduce(params, node.averages);
       return {};
     }
-    case ApiOp::Step: step(object, node); return {};
+    case ApiOp::Step: step(object); return {};
     case ApiOp::WorldSize:
       if (!code_.worldSizeFromCode)
         assume(code_.worldSizeName, std::to_string(w_), "not a constant in the code");
@@ -1688,10 +1718,10 @@ private:
     return false;
   }
 
-  enum class Unbounded { Run, RunSteps, Skip };
+  enum class Unbounded { Run, RunSteps, RunOnce, Skip };
 
   /// What a loop whose length the code does not show does.
-  Unbounded unbounded(const Node &node) {
+  Unbounded unbounded(const Node &node, bool insideMicroBatch) {
     if (setting_.epochMicroBatches > 0 && node.isDataLoop) {
       int m = setting_.epochMicroBatches;
       result_.epochSizeAssumed = true;
@@ -1712,6 +1742,13 @@ private:
              "the data loader's length is not in the code; the run takes " +
                  std::to_string(setting_.windows) + " windows of N");
       return Unbounded::Run;
+    }
+    if (node.hasForward && insideMicroBatch) {
+      assume("forward passes per micro-batch" + lineText(node.line), "1",
+             "`" + node.text +
+                 "` has no length in the code; its forward passes all read the "
+                 "enclosing iteration's micro-batch");
+      return Unbounded::RunOnce;
     }
     if (node.hasForward) {
       assume("micro-batches per iteration" + lineText(node.line), std::to_string(n_),
@@ -1802,6 +1839,12 @@ private:
                    " micro-batches more");
       }
     }
+    // A loop inside the data loop that only runs forward passes (one per
+    // example, concatenated before one backward) reads the enclosing
+    // iteration's micro-batch, not a micro-batch per iteration.
+    bool sameMicroBatch = !node.isDataLoop && !node.enclosesDataLoop && dataLoopDepth_ > 0 &&
+                          !node.hasTrainingWork && !loopTokens_.empty();
+    long enclosingToken = loopTokens_.empty() ? 0 : loopTokens_.back();
     loopTokens_.push_back(0);
     dataLoopDepth_ += node.isDataLoop ? 1 : 0;
     Flow result = Flow::Normal;
@@ -1821,15 +1864,16 @@ private:
           proceed = condition.number != 0;
         } else {
           if (!policy)
-            policy = unbounded(node);
+            policy = unbounded(node, sameMicroBatch);
           proceed =
               (*policy == Unbounded::Run && (!epochs || iteration < setting_.epochMicroBatches)) ||
-              (*policy == Unbounded::RunSteps && iteration < n_);
+              (*policy == Unbounded::RunSteps && iteration < n_) ||
+              (*policy == Unbounded::RunOnce && iteration < 1);
         }
       }
       if (!proceed)
         break;
-      loopTokens_.back() = ++tokenCounter_;
+      loopTokens_.back() = sameMicroBatch ? enclosingToken : ++tokenCounter_;
       if (epochs) {
         dataIteration_ = iteration;
         dataLength_ = policy == Unbounded::Run ? setting_.epochMicroBatches : knownDataLength(node);
@@ -1866,7 +1910,7 @@ private:
       });
       if (alike && static_cast<int>(pending_.size()) < n_)
         scaleGrads(allParams(), static_cast<double>(n_) / static_cast<double>(pending_.size()));
-      step(Value{}, node);
+      step(Value{});
       zeroGrads(allParams());
     }
     return result;

@@ -176,6 +176,10 @@ struct LoopCode {
   int loopOptimizer = -1; ///< the optimizer this training loop steps (-1: any)
   /// Initial values of fields and globals that have constant initialisers.
   std::vector<std::pair<Place, double>> sharedInitial;
+  /// Fields the record's only constructor assigns once in its body
+  /// (`left_ = opt.per_update;`): evaluated before the run, in this order; a
+  /// number replaces the initialiser.
+  std::vector<std::pair<Place, std::unique_ptr<Node>>> constructorValues;
   /// N and W as the model decided them for a run (TrainingLoop::runValues).
   int accumulationSteps = 1;
   bool accumulationStepsFromCode = false;

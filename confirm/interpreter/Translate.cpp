@@ -368,12 +368,20 @@ private:
         code_->sharedInitial.push_back({shared, *built});
         return;
       }
+      if (const Expr *assigned = constructorBodyAssignment(field);
+          assigned && computing_.insert(field).second) {
+        NodePtr value = expression(assigned);
+        code_->constructorValues.emplace_back(shared, std::move(value));
+        computing_.erase(field);
+      }
       init = field->getInClassInitializer();
       if (auto *record = dyn_cast<CXXRecordDecl>(field->getParent()))
         for (const CXXConstructorDecl *ctor : record->ctors())
           for (const CXXCtorInitializer *member : ctor->inits())
             if (member->getMember() == field && member->isWritten())
               init = member->getInit();
+      if (!init)
+        init = constructorAssignment(field);
     }
     if (init)
       if (std::optional<double> value = constant(init)) {
@@ -1104,6 +1112,15 @@ private:
       node->model = trainingOptimizer(object);
       return node;
     }
+    // `std::min(start + N, num_batches)`: a window's end on numbers.
+    if ((name == "min" || name == "max") && !object && call->getNumArgs() == 2 &&
+        !isTensorType(call->getType())) {
+      NodePtr node = make(NodeKind::Binary, call);
+      node->op = name;
+      node->children.push_back(expression(call->getArg(0)));
+      node->children.push_back(expression(call->getArg(1)));
+      return node;
+    }
     if (name == "param_groups")
       return api(ApiOp::ParamGroups, call, object, name);
     if (name == "chunk" || name == "split" || name == "tensor_split" || name == "unbind")
@@ -1404,6 +1421,65 @@ private:
     spec.written = describeOptimizer(spec);
   }
 
+  /// The one assignment to a field at the top level of the body of its
+  /// record's only constructor (other writes may follow in methods).
+  const Expr *constructorBodyAssignment(const FieldDecl *field) const {
+    auto *record = dyn_cast<CXXRecordDecl>(field->getParent());
+    if (!record)
+      return nullptr;
+    const CXXConstructorDecl *only = nullptr;
+    for (const CXXConstructorDecl *ctor : record->ctors())
+      if (!ctor->isCopyOrMoveConstructor() && ctor->isUserProvided()) {
+        if (only)
+          return nullptr;
+        only = ctor;
+      }
+    const FunctionDecl *definition = only ? only->getDefinition() : nullptr;
+    const auto *body = definition ? dyn_cast_or_null<CompoundStmt>(definition->getBody()) : nullptr;
+    if (!body)
+      return nullptr;
+    const Expr *found = nullptr;
+    for (const Stmt *statement : body->body()) {
+      const Expr *lhs = nullptr, *rhs = nullptr;
+      if (!assignmentSides(statement, lhs, rhs))
+        continue;
+      auto *member = dyn_cast<MemberExpr>(stripCasts(lhs)->IgnoreParens());
+      if (member && member->getMemberDecl() == field) {
+        if (found)
+          return nullptr;
+        found = rhs;
+      }
+    }
+    return found;
+  }
+
+  /// The value a field's only write gives it: one assignment at the top level
+  /// of the body of its record's only constructor (none after construction).
+  const Expr *constructorAssignment(const ValueDecl *decl) const {
+    auto *field = dyn_cast_or_null<FieldDecl>(decl);
+    auto *record = field ? dyn_cast<CXXRecordDecl>(field->getParent()) : nullptr;
+    if (!record || field->getType().isConstQualified())
+      return nullptr;
+    unsigned constructors = 0;
+    for (const CXXConstructorDecl *ctor : record->ctors())
+      if (!ctor->isCopyOrMoveConstructor() && ctor->isUserProvided())
+        ++constructors;
+    const std::vector<ValueOrigin> &origins = facts_.originsOf(field);
+    if (constructors != 1 || origins.size() != 1 || origins.front().kind != ValueOrigin::Assign ||
+        !origins.front().site)
+      return nullptr;
+    const Stmt *site = origins.front().site;
+    const auto *ctor = dyn_cast_or_null<CXXConstructorDecl>(enclosingFunction(site, context_));
+    const Stmt *parent = parentStmt(site, context_);
+    while (parent && isa<ExprWithCleanups>(parent))
+      parent = parentStmt(parent, context_);
+    if (!ctor || !ctor->getBody() || parent != ctor->getBody())
+      return nullptr;
+    return origins.front().value;
+  }
+
+  std::set<const FieldDecl *> computing_; ///< fields whose constructor value is being translated
+
   std::optional<double> constant(const Expr *expr, unsigned depth = 0) {
     if (!expr)
       return std::nullopt;
@@ -1413,6 +1489,12 @@ private:
     if (auto *ref = dyn_cast<DeclRefExpr>(stripCasts(expr)))
       if (auto *param = dyn_cast<ParmVarDecl>(ref->getDecl()))
         return parameterConstant(param, depth);
+    // A member the one constructor computes from other members
+    // (`m_batch_size = m_num_envs * m_num_steps;` in the body).
+    if (auto *member = dyn_cast<MemberExpr>(stripCasts(expr)->IgnoreParens()))
+      if (const Expr *assigned = constructorAssignment(member->getMemberDecl());
+          assigned && depth < 8)
+        return constant(assigned, depth + 1);
     // Arithmetic on such parameters: `lr / accumulation_steps` in a helper.
     if (auto *op = dyn_cast<BinaryOperator>(stripCasts(expr)->IgnoreParens())) {
       if (!op->isMultiplicativeOp() && !op->isAdditiveOp())

@@ -59,7 +59,8 @@ def pins(path):
             elif kind == "FIGURE":
                 entry["figures"].append(rest)
             else:
-                name, _, value = rest.partition("=")
+                # " = " with its spaces: a name may hold `>=` or `==`.
+                name, _, value = rest.partition(" = ")
                 entry["assumed"].append((name.strip(), value.strip()))
     return found
 
