@@ -1288,7 +1288,7 @@ private:
       value.kind = K::Tensor;
       // A forward pass before the data loop starts (a rollout, a target
       // network's values) reads no micro-batch: its output is data.
-      if (code_.hasDataLoop && dataLoopDepth_ == 0 && !code_.stepFunction) {
+      if (outsideDataLoop()) {
         skip("forward pass outside the data loop (its output is taken as data)", node.line);
         return value;
       }
@@ -1460,8 +1460,10 @@ private:
         return Value::of(static_cast<double>(object.params.size()));
       if (object.kind == K::Buffer && node.op == "size" && values.size() == 1)
         return Value::of(static_cast<double>(object.slots.size()));
+      // Before the data loop, a tensor's rows are the data set's (`centers.size(0) / part`
+      // batches): not known.
       if (node.op == "size" && values.size() > 1 && values[1].isNumber() && values[1].number == 0 &&
-          node.children[0]->isTensor) {
+          node.children[0]->isTensor && !outsideDataLoop()) {
         // The stand-in loss is already a mean over the micro-batch's rows.
         assume("`" + node.text + "`" + lineText(node.line), "1",
                "the stand-in loss is already a mean over the micro-batch's rows");
@@ -1681,6 +1683,11 @@ private:
 
   /// A step function runs once per micro-batch: integer parameters get the
   /// call's index; a tensor parameter is that micro-batch's loss.
+  /// Code that runs before (or after) the data loop the model found.
+  bool outsideDataLoop() const {
+    return code_.hasDataLoop && dataLoopDepth_ == 0 && !code_.stepFunction;
+  }
+
   void runStepFunction() {
     const Function &fn = code_.functions[static_cast<size_t>(code_.entry)];
     for (int index = 0; index < budget_ * 4; ++index) {
