@@ -95,6 +95,12 @@ struct AnalysisRequest {
   bool lowerEveryLoop = false; ///< --emit-runs: lower every loop
   /// Translate every loop's code (a re-parse of a fixed buffer for --confirm).
   bool translateEveryLoop = false;
+  /// --confirm: the backend and the trace length its runs use (the result
+  /// cache keeps confirmed analyses under them).
+  std::string loopRunSetting;
+  /// Whether the result cache may keep the analysis: not a model dump nor
+  /// every loop's runs (--emit-runs writes its own file).
+  bool resultCacheable() const { return !dumpModel && !lowerEveryLoop && !translateEveryLoop; }
   /// Any of them needs the whole model: the prefilter does not skip.
   bool wantsWholeModel() const {
     return dumpModel || lowerDiagnosed || lowerEveryLoop || translateEveryLoop;

@@ -185,7 +185,7 @@ ResultCache::Key ResultCache::keyFor(const std::string &file, const std::string 
   for (const std::string &variable : variables)
     environment += variable + '\n';
   Json requested = {request.dumpModel, request.lowerDiagnosed, request.lowerEveryLoop,
-                    request.translateEveryLoop};
+                    request.translateEveryLoop, request.loopRunSetting};
   // Named as a miss's reason names them ("<part> changed").
   std::pair<const char *, std::string> parts[] = {
       {"the gradlint build", std::string(GRADLINT_VERSION) + "\n" + build},

@@ -343,6 +343,8 @@ int main(int argc, char **argv) {
     loopRuns.confirmBackendName = backend == runtime::cudaBackend() && backend ? "cuda" : "cpu";
     if (!options.plotFile.empty())
       loopRuns.traceSteps = kPlotSteps;
+    request.loopRunSetting =
+        loopRuns.confirmBackendName + ", traces of " + std::to_string(loopRuns.traceSteps);
   }
 
   if (!options.emitRunsFile.empty()) {
@@ -396,14 +398,13 @@ int main(int argc, char **argv) {
       argc, argv,
       {options.isolate, options.timeoutSeconds, options.memoryLimitMiB, /*freshProcess=*/runsLoops},
       setup->preambleCache());
-  // Plain analyses of unchanged files come from the result cache; what runs
-  // loops afterwards (--confirm, --plot, --emit-runs) or dumps the model is
+  // Analyses of unchanged files come from the result cache, confirmed ones
+  // (--confirm, --plot) under their backend; --emit-runs and a model dump are
   // always computed.
   std::unique_ptr<ResultCache> results;
   std::string cacheRoot =
       options.cacheDir.empty() ? PreambleCache::defaultDirectory() : options.cacheDir;
-  if (!options.noCache && !options.noResultCache && !cacheRoot.empty() &&
-      !request.wantsWholeModel())
+  if (!options.noCache && !options.noResultCache && !cacheRoot.empty() && request.resultCacheable())
     results = std::make_unique<ResultCache>(cacheRoot + "/results");
 
   std::vector<FileAnalysis> analyses(options.files.size());

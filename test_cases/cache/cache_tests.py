@@ -768,10 +768,30 @@ def test_result_cache():
         check("result cache: damaged entries replaced", results_note(again) == (len(copies), 0),
               again.stderr)
 
-        # What runs the loops afterwards, and the opt-outs, do not use it.
-        confirmed = run(*cached, "--confirm", copies[0], results=True)
-        check("result cache: not used with --confirm", results_note(confirmed) is None,
-              confirmed.stderr)
+        # Confirmed analyses are kept under their backend and trace length: a
+        # second --confirm reuses the first's numbers, and a plain and a
+        # confirmed result never answer for each other.
+        buggy = next(copy for copy in copies if "buggy" in os.path.basename(copy))
+        confirm = ["--confirm", "--backend=cpu"]
+        fresh = findings(run("--no-cache", "--format=json", *confirm, buggy))
+        first = run(*cached, *confirm, buggy, results=True)
+        second = run(*cached, *confirm, buggy, results=True)
+        check("result cache: --confirm does not reuse the plain result",
+              results_note(first) == (0, 1), first.stderr)
+        check("result cache: a second --confirm reuses the confirmed result",
+              results_note(second) == (1, 0), second.stderr)
+        check("result cache: the same confirmations fresh, stored and reused",
+              findings(first) == findings(second) == fresh and '"verdict"' in second.stdout,
+              (findings(second), fresh))
+        plain = run(*cached, buggy, results=True)
+        check("result cache: a plain run after --confirm reuses the plain result",
+              results_note(plain) == (1, 0) and '"verdict"' not in plain.stdout, plain.stderr)
+        plotted = run(*cached, *confirm, f"--plot={os.path.join(tmp, 'plot.svg')}", buggy,
+                      results=True)
+        check("result cache: --plot's traces are part of the key",
+              results_note(plotted) == (0, 1), plotted.stderr)
+
+        # The opt-outs do not use it.
         for option in ("--no-cache", "--no-result-cache"):
             off = run(*cached, option, *copies, results=True)
             check(f"result cache: {option} analyses every file", results_note(off) is None and
