@@ -1681,13 +1681,13 @@ private:
     return args;
   }
 
-  /// A step function runs once per micro-batch: integer parameters get the
-  /// call's index; a tensor parameter is that micro-batch's loss.
   /// Code that runs before (or after) the data loop the model found.
   bool outsideDataLoop() const {
     return code_.hasDataLoop && dataLoopDepth_ == 0 && !code_.stepFunction;
   }
 
+  /// A step function runs once per micro-batch: integer parameters get the
+  /// call's index; a tensor parameter is that micro-batch's loss.
   void runStepFunction() {
     const Function &fn = code_.functions[static_cast<size_t>(code_.entry)];
     for (int index = 0; index < budget_ * 4; ++index) {

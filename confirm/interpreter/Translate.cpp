@@ -1453,29 +1453,16 @@ private:
     return found;
   }
 
-  /// The value a field's only write gives it: one assignment at the top level
-  /// of the body of its record's only constructor (none after construction).
+  /// The value a field's only write gives it: that one assignment in the
+  /// body of its record's only constructor (none after construction).
   const Expr *constructorAssignment(const ValueDecl *decl) const {
     auto *field = dyn_cast_or_null<FieldDecl>(decl);
-    auto *record = field ? dyn_cast<CXXRecordDecl>(field->getParent()) : nullptr;
-    if (!record || field->getType().isConstQualified())
+    if (!field || field->getType().isConstQualified())
       return nullptr;
-    unsigned constructors = 0;
-    for (const CXXConstructorDecl *ctor : record->ctors())
-      if (!ctor->isCopyOrMoveConstructor() && ctor->isUserProvided())
-        ++constructors;
     const std::vector<ValueOrigin> &origins = facts_.originsOf(field);
-    if (constructors != 1 || origins.size() != 1 || origins.front().kind != ValueOrigin::Assign ||
-        !origins.front().site)
+    if (origins.size() != 1 || origins.front().kind != ValueOrigin::Assign)
       return nullptr;
-    const Stmt *site = origins.front().site;
-    const auto *ctor = dyn_cast_or_null<CXXConstructorDecl>(enclosingFunction(site, context_));
-    const Stmt *parent = parentStmt(site, context_);
-    while (parent && isa<ExprWithCleanups>(parent))
-      parent = parentStmt(parent, context_);
-    if (!ctor || !ctor->getBody() || parent != ctor->getBody())
-      return nullptr;
-    return origins.front().value;
+    return constructorBodyAssignment(field);
   }
 
   std::set<const FieldDecl *> computing_; ///< fields whose constructor value is being translated
