@@ -22,9 +22,9 @@ struct ConfirmationPlan {
     /// against the same loop in float32.
     HalfPrecision,
   };
-  /// The edit of the loop's lowered summary that stands for the fix when a
-  /// finding has no fix-it (confirm/ProgramFixes.cpp implements each).
-  enum class SummaryFix {
+  /// The fix the interpreter applies to the loop's own code as it runs, when
+  /// a finding has no fix-it (confirm/interpreter/Execute.cpp implements each).
+  enum class ProgramFix {
     None,
     ResetRightAfterStep,  ///< gradient resets move to right after step()
     DivideLossBySteps,    ///< every micro-batch's loss is divided by N
@@ -35,7 +35,7 @@ struct ConfirmationPlan {
 
   std::string check; ///< the check's id (filled in by the registry)
   Run run = Run::Windows;
-  SummaryFix summaryFix = SummaryFix::None;
+  ProgramFix programFix = ProgramFix::None;
   /// The finding is about the gradient's scale (a missing or extra 1/N or
   /// 1/W, a double count): the reference keeps the large-batch scale exactly
   /// and takes no constant factor of the loss from the fixed loop.

@@ -17,7 +17,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   ConfirmationPlan confirmation() const override {
     ConfirmationPlan plan;
-    plan.summaryFix = ConfirmationPlan::SummaryFix::AverageOverRanksOnce;
+    plan.programFix = ConfirmationPlan::ProgramFix::AverageOverRanksOnce;
     plan.aboutGradientScale = true;
     return plan;
   }

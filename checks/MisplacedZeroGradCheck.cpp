@@ -12,7 +12,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   ConfirmationPlan confirmation() const override {
     ConfirmationPlan plan;
-    plan.summaryFix = ConfirmationPlan::SummaryFix::ResetRightAfterStep;
+    plan.programFix = ConfirmationPlan::ProgramFix::ResetRightAfterStep;
     return plan;
   }
 };

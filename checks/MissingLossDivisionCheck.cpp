@@ -14,7 +14,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   ConfirmationPlan confirmation() const override {
     ConfirmationPlan plan;
-    plan.summaryFix = ConfirmationPlan::SummaryFix::DivideLossBySteps;
+    plan.programFix = ConfirmationPlan::ProgramFix::DivideLossBySteps;
     plan.aboutGradientScale = true;
     return plan;
   }

@@ -12,7 +12,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   ConfirmationPlan confirmation() const override {
     ConfirmationPlan plan;
-    plan.summaryFix = ConfirmationPlan::SummaryFix::ClipAtBoundary;
+    plan.programFix = ConfirmationPlan::ProgramFix::ClipAtBoundary;
     return plan;
   }
 };

@@ -12,7 +12,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   ConfirmationPlan confirmation() const override {
     ConfirmationPlan plan;
-    plan.summaryFix = ConfirmationPlan::SummaryFix::SyncAtBoundary;
+    plan.programFix = ConfirmationPlan::ProgramFix::SyncAtBoundary;
     plan.countsAllReduces = true;
     return plan;
   }

@@ -1,10 +1,9 @@
 #include "confirm/Confirm.h"
 
-#include "confirm/ProgramFixes.h"
 #include "confirm/interpreter/Execute.h"
 
-#include "runtime/LoopProgram.h"
 #include "runtime/Metrics.h"
+#include "runtime/RunSettings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -39,154 +38,22 @@ double distance(const std::vector<float> &a, const std::vector<float> &b) {
   return std::sqrt(sum);
 }
 
-/// ||theta_k - theta_k^ref|| / ||theta_K^ref - theta_0||: the error after step k
-/// as a fraction of how far the reference moves in all K steps.
-std::vector<double> parameterErrors(const std::vector<std::vector<float>> &trace,
-                                    const std::vector<std::vector<float>> &reference) {
-  std::vector<double> errors;
-  if (reference.empty())
-    return errors;
-  double travelled = std::max(distance(reference.back(), reference.front()), 1e-30);
-  for (size_t k = 0; k < trace.size() && k < reference.size(); ++k)
-    errors.push_back(distance(trace[k], reference[k]) / travelled);
-  return errors;
+/// What a program-level fix does to the run, for the confirmation's text.
+std::string programFixWords(ConfirmationPlan::ProgramFix fix) {
+  using Fix = ConfirmationPlan::ProgramFix;
+  switch (fix) {
+  case Fix::ResetRightAfterStep:
+    return "its gradient resets replaced by one right after each step()";
+  case Fix::DivideLossBySteps: return "every backward()'s loss divided by N";
+  case Fix::ClipAtBoundary: return "its clip run once, before each step()";
+  case Fix::SyncAtBoundary:
+    return "its gradient all-reduce (and the scaling that follows it) run once, before each step()";
+  case Fix::AverageOverRanksOnce:
+    return "a second division of the gradients by W in a window dropped";
+  case Fix::None: break;
+  }
+  return "no change";
 }
-
-} // namespace
-
-Confirmation confirmOnSummary(const LoweredLoop &lowered,
-                              const std::vector<ConfirmationPlan> &firing,
-                              const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
-                              const std::string &backendName, int traceSteps) {
-  Confirmation confirmation;
-  confirmation.backend = backendName;
-  runtime::LoopProgram buggy = lowered.program;
-  for (const ConfirmationPlan &other : firing)
-    if (other.check != diagnosed.check)
-      if (const ProgramFix *fix = programFixFor(other.summaryFix))
-        (*fix)(buggy);
-  confirmation.accumulationSteps = buggy.steps;
-  confirmation.worldSize = buggy.worldSize;
-  if (!lowered.problem.empty()) {
-    confirmation.verdict = "not-executable";
-    confirmation.detail = lowered.problem;
-    return confirmation;
-  }
-  const ProgramFix *diagnosedFix = programFixFor(diagnosed.summaryFix);
-  if (!diagnosedFix) {
-    confirmation.verdict = "not-executable";
-    confirmation.detail = "the runtime has no program-level fix for " + diagnosed.check;
-    return confirmation;
-  }
-  runtime::LoopProgram fixed = buggy;
-  (*diagnosedFix)(fixed);
-
-  // Clipping binds only in the experiment whose fix moves a clip: partial sums
-  // then exceed the limit (0.3 of the large-batch gradient's norm); elsewhere
-  // it must not hide other effects, such as an N-times larger gradient.
-  runtime::RunSettings settings;
-  // Where each clip runs: when, and before or after step().
-  auto clipPositions = [](const runtime::LoopProgram &program) {
-    std::vector<std::pair<bool, runtime::OpWhen>> positions;
-    size_t step = stepIndex(program);
-    for (size_t i = 0; i < program.ops.size(); ++i)
-      if (program.ops[i].kind == runtime::OpKind::Clip)
-        positions.emplace_back(i < step, program.ops[i].when);
-    return positions;
-  };
-  bool fixMovesClip = clipPositions(buggy) != clipPositions(fixed);
-  settings.clipLimit = 1e30;
-  if (fixMovesClip) {
-    bool byValue = false;
-    for (const runtime::LoopOp &op : buggy.ops)
-      byValue = byValue || (op.kind == runtime::OpKind::Clip && op.clipByValue);
-    std::vector<float> large =
-        runtime::largeBatchGradient(buggy.steps, buggy.worldSize, settings, backend);
-    double norm = 0.0, maxAbs = 0.0;
-    for (float g : large) {
-      norm += static_cast<double>(g) * g;
-      maxAbs = std::max(maxAbs, static_cast<double>(std::abs(g)));
-    }
-    // clip_grad_value_ clamps elements, clip_grad_norm_ the total norm.
-    settings.clipLimit = 0.3 * (byValue ? maxAbs : std::sqrt(norm));
-  }
-  runtime::RunMeasurement reference = runtime::runReference(fixed, settings, backend);
-  runtime::RunMeasurement asWritten = runtime::runProgram(buggy, settings, backend);
-  runtime::RunMeasurement withFix = runtime::runProgram(fixed, settings, backend);
-  if (asWritten.stepsTaken == 0 || withFix.stepsTaken == 0) {
-    confirmation.verdict = "not-executable";
-    confirmation.detail = "step() never runs in the lowered loop (" + buggy.describe() + ")";
-    return confirmation;
-  }
-  runtime::Comparison written =
-      runtime::compare(asWritten.appliedGradient, reference.appliedGradient);
-  runtime::Comparison fixedComparison =
-      runtime::compare(withFix.appliedGradient, reference.appliedGradient);
-  confirmation.relErrorBuggy = written.relativeError;
-  confirmation.relErrorFixed = fixedComparison.relativeError;
-  confirmation.gradNormRatio = written.normRatio;
-  confirmation.allreduceCallsPerStep = asWritten.allReduceCallsPerStep;
-
-  bool moreTraffic = asWritten.allReduceCallsPerStep > withFix.allReduceCallsPerStep + 0.5;
-  bool deviates = written.relativeError > kDeviates || moreTraffic;
-  bool fixMatches = fixedComparison.relativeError < kMatches;
-  confirmation.verdict = deviates && fixMatches ? "confirmed" : "not-confirmed";
-
-  // Say what the numbers show, most specific first.
-  const int n = buggy.steps, w = buggy.worldSize;
-  std::string what;
-  bool dividesLoss = false;
-  for (const runtime::LoopOp &op : buggy.ops)
-    dividesLoss = dividesLoss || (op.kind == runtime::OpKind::Backward && op.dividesBySteps);
-  std::vector<float> last = runtime::lastMicroBatchGradient(
-      n, w, dividesLoss ? 1.0f / static_cast<float>(n) : 1.0f, settings, backend);
-  if (n > 1 && w == 1 && runtime::compare(asWritten.appliedGradient, last).relativeError < kMatches)
-    what = std::string("applied gradient equals the last micro-batch's gradient") +
-           (dividesLoss ? " / N" : "") + " (N=" + std::to_string(n) +
-           "): rel. error vs the large-batch gradient " + format("%.3g", written.relativeError);
-  else if (n > 1 && near(written.normRatio, n) && written.cosine > 0.999999)
-    what = "applied gradient is " + format("%.3f", written.normRatio) +
-           "x the large-batch gradient (N=" + std::to_string(n) + ")";
-  else if (w > 1 && near(written.normRatio, 1.0 / w) && written.cosine > 0.999999)
-    what = "applied gradient is " + format("%.3f", written.normRatio) +
-           "x the large-batch gradient (1/W, W=" + std::to_string(w) + ")";
-  else if (moreTraffic)
-    what = format("%.0f", asWritten.allReduceCallsPerStep) + " all-reduces per step instead of " +
-           format("%.0f", withFix.allReduceCallsPerStep) +
-           (written.relativeError > kDeviates
-                ? "; applied gradient rel. error " + format("%.3g", written.relativeError)
-                : "; the values still match (rel. error " + format("%.1g", written.relativeError) +
-                      ")");
-  else if (written.relativeError > kDeviates)
-    what = "applied gradient deviates from the large-batch gradient: rel. error " +
-           format("%.3g", written.relativeError) + ", norm ratio " +
-           format("%.3f", written.normRatio);
-  else
-    what = "the loop as written matches the large-batch gradient (rel. error " +
-           format("%.1g", written.relativeError) + ")";
-  what += "; with the fix: rel. error " + format("%.1g", fixedComparison.relativeError);
-  if (firing.size() > 1)
-    what += " (measured with the loop's other findings fixed)";
-  if (w > 1 && !runtime::averagesOverRanks(fixed))
-    what += " (the loop sums over ranks without dividing by W; so does the reference)";
-  if (!lowered.stepsFromCode || (w > 1 && !lowered.worldSizeFromCode))
-    what += " (N=" + std::to_string(n) + (w > 1 ? ", W=" + std::to_string(w) : "") +
-            " assumed: not constants in the code)";
-  confirmation.detail = what;
-  if (traceSteps > 0) {
-    runtime::RunSettings traced = settings;
-    traced.windows = traceSteps;
-    std::vector<std::vector<float>> ref =
-        runtime::runReference(fixed, traced, backend).parameterTrace;
-    confirmation.parameterErrorBuggy =
-        parameterErrors(runtime::runProgram(buggy, traced, backend).parameterTrace, ref);
-    confirmation.parameterErrorFixed =
-        parameterErrors(runtime::runProgram(fixed, traced, backend).parameterTrace, ref);
-  }
-  return confirmation;
-}
-
-namespace {
 
 /// Windows every confirmation runs (and the reference steps).
 constexpr int kConfirmWindows = 3;
@@ -548,8 +415,7 @@ std::string confirmationContext(const Confirmation &c) {
   return text;
 }
 
-Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
-                            const std::vector<ConfirmationPlan> &firing,
+Confirmation confirmFinding(const FindingCode &code, const std::vector<ConfirmationPlan> &firing,
                             const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
                             const std::string &backendName, int traceSteps) {
   Confirmation c;
@@ -559,6 +425,7 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   setting.backend = &backend;
   setting.windows = kConfirmWindows;
   setting.focusLine = code.line;
+  setting.fixes = code.otherFixes;
   c.setting.model = "mlp " + std::to_string(setting.data.inFeatures) + "-" +
                     std::to_string(setting.data.hidden) + "-" +
                     std::to_string(setting.data.outFeatures) + " (stand-in for the code's model)";
@@ -600,32 +467,36 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     return confirmOverEpochs(code, std::move(c), setting, n, w, traceSteps);
   if (diagnosed.run == ConfirmationPlan::Run::HalfPrecision)
     return confirmHalfPrecision(code, std::move(c), setting, written, n, w, traceSteps);
-  // The fixed side: the finding's own fix-it, else the summary's program fix.
+  // The fixed side: the finding's own fix-it, else the code run with the
+  // check's program-level fix applied as it executes.
   interp::ExecutionSetting same = setting;
   same.accumulationSteps = n;
   same.worldSize = w;
   same.decidedConditions = written.decidedConditions;
+  interp::ExecutionSetting fixedSetting = same;
+  const bool byProgramFix =
+      !code.fixed && diagnosed.programFix != ConfirmationPlan::ProgramFix::None;
+  if (byProgramFix)
+    fixedSetting.fixes.push_back(diagnosed.programFix);
   std::optional<interp::Execution> fixed;
-  std::optional<Confirmation> summary;
-  if (code.fixed) {
-    fixed = interp::execute(*code.fixed, same);
+  if (code.fixed || byProgramFix) {
+    fixed = interp::execute(code.fixed ? *code.fixed : *code.asWritten, fixedSetting);
     if (!fixed->problem.empty()) {
       c.verdict = "not-executable";
-      c.detail = "the loop with the fix-it applied cannot be run: " + fixed->problem;
+      c.detail = std::string(code.fixed ? "the loop with the fix-it applied"
+                                        : "the loop with the program-level fix applied") +
+                 " cannot be run: " + fixed->problem;
       return c;
     }
-    c.fix = "the finding's fix-it, applied to the source and re-parsed";
+    c.fix = code.fixed ? "the finding's fix-it, applied to the source and re-parsed"
+                       : "program-level fix (" + code.noFix + "): the loop's own code, run with " +
+                             programFixWords(diagnosed.programFix);
   } else {
-    summary = confirmOnSummary(lowered, firing, diagnosed, backend, backendName);
-    c.fix = "program-level fix of the loop's summary (" + code.noFix + ")";
-    if (summary->verdict == "not-executable" && !programFixFor(diagnosed.summaryFix)) {
-      // No fixed loop to run: the loop as written is measured against the
-      // large-batch reference alone, and the text says so.
-      summary.reset();
-      c.fix = "none (" + code.noFix +
-              ", and the runtime has no program-level fix for it): the loop as written is "
-              "compared with the large-batch reference only";
-    }
+    // No fixed loop to run: the loop as written is measured against the
+    // large-batch reference alone, and the text says so.
+    c.fix = "none (" + code.noFix +
+            ", and the check names no program-level fix): the loop as written is compared with "
+            "the large-batch reference only";
   }
   interp::ClipUse clip = fixed ? fixed->clip : written.clip;
   if (!clip.used && written.clip.used)
@@ -655,13 +526,10 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     const std::vector<float> &target =
         fixed ? fixed->firstAppliedGradient : written.firstAppliedGradient;
     interp::Execution meanRun = referenceFor(true, 1), sumRun = referenceFor(false, 1);
-    mean = !fixed && !written.averagedOverRanks && !runtime::averagesOverRanks(lowered.program)
-               ? false
-               : runtime::compare(target, meanRun.firstAppliedGradient).relativeError <=
-                     runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
-    if (fixed)
-      mean = runtime::compare(target, meanRun.firstAppliedGradient).relativeError <=
-             runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
+    bool closerToMean = runtime::compare(target, meanRun.firstAppliedGradient).relativeError <=
+                        runtime::compare(target, sumRun.firstAppliedGradient).relativeError;
+    mean = fixed || written.averagedOverRanks || code.asWritten->averagesOverRanks() ? closerToMean
+                                                                                     : false;
   }
   interp::Execution reference = referenceFor(mean, windows);
   // The code's loss may carry a constant factor besides 1/N (`0.5 * (a + b)`,
@@ -715,11 +583,6 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     fixedTraffic = fixed->gradientAllReducesPerStep();
     fixMatches =
         c.parameterErrorWithFix < kMatches && c.relErrorFixed < kMatches && fixed->steps > 0;
-  } else if (summary) {
-    c.relErrorFixed = summary->relErrorFixed;
-    c.parameterErrorWithFix = summary->relErrorFixed;
-    fixMatches = summary->relErrorFixed < kMatches && summary->verdict != "not-executable";
-    fixedTraffic = std::min(written.gradientAllReducesPerStep(), 1.0);
   } else {
     fixMatches = true; // nothing to compare: the reference alone decides
     fixedTraffic = std::min(written.gradientAllReducesPerStep(), 1.0);
@@ -764,10 +627,9 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
   std::string update = "update " + format("%.3f", c.updateRatio) +
                        "x the large-batch update; parameters after " + steps + " off by " +
                        format("%.3g", c.parameterErrorAsWritten) + " of the distance moved";
-  std::string withFix = fixed || summary
-                            ? "; with the fix: " + format("%.1g", c.parameterErrorWithFix) +
-                                  (fixed ? "" : " (program-level fix)")
-                            : std::string("; no fixed loop was run (no fix-it)");
+  std::string withFix = fixed ? "; with the fix: " + format("%.1g", c.parameterErrorWithFix) +
+                                    (byProgramFix ? " (program-level fix)" : "")
+                              : std::string("; no fixed loop was run (no fix-it)");
   // How the last compared step differs: its learning rate, its gradient.
   size_t lastStep = static_cast<size_t>(windows) - 1;
   if (lastStep < written.stepLearningRates.size() &&
@@ -833,19 +695,21 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
                              fixed->windowTrace.back() == written.windowTrace.back() &&
                              (!c.assumptions.empty() || !c.skipped.empty()) &&
                              !written.clip.used; // a clip that ran and never bound is a measurement
-    bool nothingToCompare = !fixed && !summary && !written.clip.used;
+    bool nothingToCompare = !fixed && !written.clip.used;
     if (fixChangesNothing || nothingToCompare) {
       c.verdict = "not-executable";
       std::string unread;
       for (size_t i = 0; i < c.assumptions.size() && i < 4; ++i)
         unread += (i ? ", " : "") + c.assumptions[i].name;
-      c.detail = std::string(fixChangesNothing
-                                 ? "the fix-it changes nothing the runtime ran"
-                                 : "there is no fixed loop (no fix-it, no program-level fix)") +
-                 " and the loop as written matches the large-batch reference (parameters after " +
-                 steps + " off by " + format("%.1g", c.parameterErrorAsWritten) +
-                 "): what the finding is about was not read from the code or not run" +
-                 (unread.empty() ? std::string() : " (assumed: " + unread + ")");
+      c.detail =
+          std::string(fixChangesNothing
+                          ? (byProgramFix ? "the program-level fix changes nothing the runtime ran"
+                                          : "the fix-it changes nothing the runtime ran")
+                          : "there is no fixed loop (no fix-it, no program-level fix)") +
+          " and the loop as written matches the large-batch reference (parameters after " + steps +
+          " off by " + format("%.1g", c.parameterErrorAsWritten) +
+          "): what the finding is about was not read from the code or not run" +
+          (unread.empty() ? std::string() : " (assumed: " + unread + ")");
       return c;
     }
     c.detail = "no numerical effect in this setting: " + why + " (parameters after " + steps +
@@ -866,12 +730,12 @@ Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
     traced.windows = traceSteps;
     interp::Execution ref = referenceFor(mean, traceSteps);
     c.parameterErrorBuggy = errorTrace(interp::execute(*code.asWritten, traced), ref);
-    if (code.fixed)
-      c.parameterErrorFixed = errorTrace(interp::execute(*code.fixed, traced), ref);
-    else
+    if (fixed) {
+      interp::ExecutionSetting tracedFixed = fixedSetting;
+      tracedFixed.windows = traceSteps;
       c.parameterErrorFixed =
-          confirmOnSummary(lowered, firing, diagnosed, backend, backendName, traceSteps)
-              .parameterErrorFixed;
+          errorTrace(interp::execute(code.fixed ? *code.fixed : *code.asWritten, tracedFixed), ref);
+    }
   }
   return c;
 }

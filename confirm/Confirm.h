@@ -5,7 +5,6 @@
 
 #include "checks/ConfirmationPlan.h"
 #include "confirm/Confirmation.h"
-#include "confirm/Lowering.h"
 #include "confirm/interpreter/LoopCode.h"
 
 #include "runtime/kernels/Backend.h"
@@ -16,17 +15,6 @@
 
 namespace gradlint {
 
-/// `firing` are the plans of all the checks with findings in this loop (their
-/// ConfirmationPlan, declared by each check; `diagnosed` is the finding's): the loop
-/// "as written" is measured with the other checks' program fixes applied, so
-/// the numbers show the diagnosed bug alone; "with the fix" has every fix
-/// applied. With traceSteps > 0 the parameter error over that many optimizer
-/// steps is recorded as well (for --plot).
-Confirmation confirmOnSummary(const LoweredLoop &lowered,
-                              const std::vector<ConfirmationPlan> &firing,
-                              const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
-                              const std::string &backendName, int traceSteps = 0);
-
 /// The code a finding is confirmed on.
 struct FindingCode {
   /// The loop as written (with the loop's other findings' fix-its applied,
@@ -36,6 +24,9 @@ struct FindingCode {
   /// null when there is none (then `noFix` says why).
   std::shared_ptr<const interp::LoopCode> fixed;
   std::string noFix;
+  /// The program-level fixes of the loop's other findings that have no
+  /// fix-it: both runs apply them, so that the numbers show this finding alone.
+  std::vector<ConfirmationPlan::ProgramFix> otherFixes;
   /// The finding's line: where the code takes a path the interpreter cannot
   /// decide, the run takes the one through it.
   unsigned line = 0;
@@ -46,10 +37,10 @@ struct FindingCode {
 /// loop as written departs from it and the fixed loop matches it,
 /// `not-confirmed` when the loop as written matches it (with the reason),
 /// `not-executable` when the code cannot be run (with the reason). Without a
-/// fix-it, the fixed side is the loop summary's program-level fix (`lowered`),
-/// labelled so.
-Confirmation confirmFinding(const FindingCode &code, const LoweredLoop &lowered,
-                            const std::vector<ConfirmationPlan> &firing,
+/// fix-it, the fixed side is the same code run with the check's program-level
+/// fix (ConfirmationPlan::ProgramFix, applied by the interpreter as it
+/// executes), labelled so.
+Confirmation confirmFinding(const FindingCode &code, const std::vector<ConfirmationPlan> &firing,
                             const ConfirmationPlan &diagnosed, const runtime::Backend &backend,
                             const std::string &backendName, int traceSteps = 0);
 

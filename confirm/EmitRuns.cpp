@@ -2,38 +2,12 @@
 
 #include "confirm/interpreter/Execute.h"
 
-#include "runtime/LoopProgram.h"
-
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <stdexcept>
 
 namespace gradlint {
-
-LoopRun runLoopAsWritten(const LoweredLoop &lowered, int windows, const std::string &file,
-                         unsigned line, const runtime::Backend &backend) {
-  LoopRun run;
-  run.file = file;
-  run.line = line;
-  run.windows = windows;
-  run.program = lowered.program.describe();
-  run.accumulationSteps = lowered.program.steps;
-  run.worldSize = lowered.program.worldSize;
-  run.problem = lowered.problem;
-  if (!run.problem.empty())
-    return run;
-  runtime::RunSettings settings; // the fixtures' setting: seed 7, MLP 8-16-4, SGD lr 0.1
-  settings.windows = windows;
-  try {
-    auto started = std::chrono::steady_clock::now();
-    run.parameters = runtime::runProgram(lowered.program, settings, backend).parameters;
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  } catch (const std::exception &error) {
-    run.problem = error.what();
-  }
-  return run;
-}
 
 LoopRun runCodeAsWritten(const interp::LoopCode &code, int windows, const std::string &file,
                          unsigned line, const runtime::Backend &backend) {

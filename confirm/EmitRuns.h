@@ -3,7 +3,6 @@
 // against LibTorch can be checked against the runtime (fixtures/).
 #pragma once
 
-#include "confirm/Lowering.h"
 #include "confirm/interpreter/LoopCode.h"
 
 #include "runtime/kernels/Backend.h"
@@ -19,18 +18,14 @@ namespace gradlint {
 struct LoopRun {
   std::string file;
   unsigned line = 0;
-  std::string program; ///< LoopProgram::describe()
+  std::string program; ///< what ran: the source, interpreted, and its counts
   int accumulationSteps = 0;
   int worldSize = 0;
   int windows = 0;
   std::vector<float> parameters;
   std::string problem;  ///< why it was not run; empty when it was
-  double seconds = 0.0; ///< time runProgram took (for fixtures/benchmark.py)
+  double seconds = 0.0; ///< time the run took (for fixtures/benchmark.py)
 };
-
-/// Runs the lowered loop on `backend` for `windows` windows.
-LoopRun runLoopAsWritten(const LoweredLoop &lowered, int windows, const std::string &file,
-                         unsigned line, const runtime::Backend &backend);
 
 /// Runs the loop's own code (confirm/interpreter) for `windows` windows: what
 /// --emit-runs reports, so that the fixtures hold the interpreter to LibTorch.

@@ -26,8 +26,7 @@ const char *reduceOpName(ReduceOpKind op) {
 
 } // namespace
 
-void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::raw_ostream &out,
-               const LoopAnnotation &annotate) {
+void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::raw_ostream &out) {
   const clang::SourceManager &sm = facts.context().getSourceManager();
   auto where = [&](clang::SourceLocation loc) {
     loc = sm.getExpansionLoc(loc);
@@ -79,8 +78,11 @@ void dumpModel(const TrainingLoopModel &model, const ValueFacts &facts, llvm::ra
       out << "  opaque call at " << where(call->getBeginLoc()) << "\n";
     if (loop.worldSize.known())
       out << "  world size: " << loop.worldSize.describe() << "\n";
-    if (annotate)
-      out << annotate(loop);
+    // The N and W every reader of the loop uses (warnings, --confirm, --plot).
+    const TrainingLoop::RunValues run = loop.runValues();
+    out << "  run: N = " << run.steps << (run.stepsFromCode ? "" : " (assumed)")
+        << ", W = " << run.worldSize
+        << (run.worldSize > 1 && !run.worldSizeFromCode ? " (assumed)" : "") << "\n";
     for (const TrainingEvent &event : loop.events) {
       out << "  " << event.order << " " << eventKindName(event.kind) << " at " << where(event.loc)
           << " [" << eventConditionName(event.condition) << "]";

@@ -85,12 +85,12 @@ def check_plugin(plugin):
     symbols = subprocess.run(["nm", "-C", "-D", "--defined-only", plugin],
                              capture_output=True, text=True, check=True).stdout
     bad = [line for line in symbols.splitlines()
-           if re.search(r"gradlint::(runtime|confirm)\b|\bgradlint::(Confirmation|LoweredLoop|"
-                        r"lowerLoop|confirmDiagnosis|programFixFor|FileAnalysis|analyseFile)",
+           if re.search(r"gradlint::(runtime|confirm|interp)\b|\bgradlint::(Confirmation|FindingCode|"
+                        r"confirmFinding|translateLoop|FileAnalysis|analyseFile)",
                         line)]
-    # The runtime's kernels and programs by name, in case they were not namespaced.
+    # The runtime's kernels and runs by name, in case they were not namespaced.
     bad += [line for line in symbols.splitlines()
-            if re.search(r"\b(LoopProgram|runProgram|cudaBackend|cpuBackend)\b", line)]
+            if re.search(r"\b(RunSettings|microBatch|forwardBackward|cudaBackend|cpuBackend)\b", line)]
     return [f"{plugin}: exports {line.split(' ', 2)[-1]}" for line in bad]
 
 

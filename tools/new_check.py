@@ -45,7 +45,7 @@ public:
   void check(const TrainingLoop &loop, CheckContext &context) override;
   // What --confirm runs for this check's findings (checks/ConfirmationPlan.h).
   // TODO: the default runs windows of N against the large-batch reference;
-  // set the run, the summary fix and the figures the check's effect needs.
+  // set the run, the program-level fix and the figures the check's effect needs.
   ConfirmationPlan confirmation() const override {{
     ConfirmationPlan plan;
     plan.run = ConfirmationPlan::Run::Windows;
@@ -312,8 +312,9 @@ they are written. Next:
   4. fixtures/{name}/: put the bug into buggy.cpp; set "signature" and
      "check_signature" in fixture.json and delete its "todo"; fill the rows in
      README.md and fixtures/README.md.
-  5. For --confirm: a program-level fix in confirm/ProgramFixes.cpp; without one the
-     verdict is not-executable (then "check_signature": "not-executable").
+  5. For --confirm without a fix-it: name a program-level fix in the check's
+     ConfirmationPlan (programFix; a new kind is a rule in confirm/interpreter/Execute.cpp);
+     without one the loop as written is compared with the large-batch reference alone.
   6. ninja -C build gradlint && ctest --test-dir build -R "cases/{check_id}|check-inventory|^confirm$|fixtures/analyzer" --output-on-failure""")
 
 

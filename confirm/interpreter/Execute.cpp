@@ -268,7 +268,7 @@ private:
   const LoopCode &code_;
   const ExecutionSetting &setting_;
   const runtime::Backend &backend_;
-  int n_ = 4, w_ = 1, budget_ = 12;
+  int n_ = 1, w_ = 1, budget_ = 12; // set from the setting or LoopCode (the model's N and W)
   std::vector<Rank> ranks_;
   std::map<int, Value> shared_;
   std::vector<Frame> frames_;
@@ -285,6 +285,21 @@ private:
   long dataLength_ = 0;     ///< epoch mode: the data loop's length this epoch (0: unknown)
   std::vector<std::pair<int, int>> pending_;
   std::vector<double> pendingScales_; ///< the loss scale of each backward() since then
+  /// ExecutionSetting::fixes at work: what a fix moves to the boundary waits
+  /// here for the next step().
+  struct DeferredSync {
+    std::vector<int> params;
+    bool average = false;
+    int microBatch = -1;          ///< the micro-batch whose all-reduce was deferred last
+    std::map<int, double> scales; ///< the division by W that followed it, per parameter
+  } deferredSync_;
+  struct DeferredClip {
+    bool byValue = false;
+    double limit = 0.0;
+    unsigned line = 0;
+  };
+  std::optional<DeferredClip> deferredClip_;
+  std::set<int> averagedSinceStep_; ///< parameters averaged over ranks since the last step()
   long statements_ = 0;
   bool anyBackward_ = false;
   std::map<int, int> schedulerCalls_;   ///< per scheduler
@@ -398,8 +413,14 @@ private:
     if (pending_.empty() || pending_.back().first != currentMicroBatch_)
       pending_.push_back({currentMicroBatch_, epoch_});
     std::map<int, double> scales;
+    double fixFactor = applies(Fix::DivideLossBySteps) ? 1.0 / n_ : 1.0;
+    // AverageOverRanksOnce: a loss divided by W whose gradients are averaged
+    // over the ranks again (the model read both) is taken undivided.
+    if (applies(Fix::AverageOverRanksOnce) && code_.lossDividedByWorldSize &&
+        code_.gradientsAveragedOverRanks)
+      fixFactor *= w_;
     for (const Term &term : loss.terms)
-      scales[term.microBatch] += term.scale;
+      scales[term.microBatch] += term.scale * fixFactor;
     for (const auto &[micro, scale] : scales)
       pendingScales_.push_back(scale);
     for (int r = 0; r < w_; ++r)
@@ -437,6 +458,7 @@ private:
   void step(const Value &object) {
     if (!isLoopOptimizer(object))
       return;
+    applyDeferredFixes();
     int id = object.kind == Value::Kind::Optimizer ? object.optimizer : code_.loopOptimizer;
     const OptimizerSpec &spec =
         id >= 0 ? code_.optimizers[static_cast<size_t>(id)] : result_.optimizer;
@@ -472,6 +494,95 @@ private:
       result_.firstUpdate = std::move(after);
     }
     ++result_.steps;
+    averagedSinceStep_.clear();
+    if (applies(Fix::ResetRightAfterStep))
+      zeroGrads(allParams());
+  }
+
+  // ---- program-level fixes (ExecutionSetting::fixes)
+
+  using Fix = ConfirmationPlan::ProgramFix;
+
+  bool applies(Fix fix) const {
+    return std::find(setting_.fixes.begin(), setting_.fixes.end(), fix) != setting_.fixes.end();
+  }
+
+  /// SyncAtBoundary: the all-reduce deferred in this micro-batch (and the
+  /// division by W that followed it) runs, where the boundary starts: its
+  /// guard holds, its inner loop ended, or step() runs.
+  void flushDeferredSync() {
+    if (deferredSync_.params.empty() || deferredSync_.microBatch != currentMicroBatch_)
+      return;
+    allReduce(deferredSync_.params, deferredSync_.average);
+    for (const auto &[param, factor] : deferredSync_.scales)
+      scaleGrads({param}, factor);
+    deferredSync_ = {};
+  }
+
+  /// Before step(): the all-reduce (and its division by W) and the clip that
+  /// the fixes moved to the boundary, in that order.
+  void applyDeferredFixes() {
+    if (!deferredSync_.params.empty()) {
+      deferredSync_.microBatch = currentMicroBatch_;
+      flushDeferredSync();
+    }
+    if (deferredClip_)
+      clip(deferredClip_->byValue, deferredClip_->limit, deferredClip_->line);
+    deferredClip_.reset();
+  }
+
+  /// A gradient reset the code runs. ResetRightAfterStep: none but the one
+  /// right after each step().
+  void codeResetGrads(const std::vector<int> &params) {
+    if (!applies(Fix::ResetRightAfterStep))
+      zeroGrads(params);
+  }
+
+  /// A gradient scaling the code runs. SyncAtBoundary: a scaling that follows
+  /// a deferred all-reduce in the same micro-batch (its `/ W`) goes with it.
+  /// AverageOverRanksOnce: a division by W of gradients already averaged over
+  /// the ranks since the last step() is dropped.
+  void codeScaleGrads(const std::vector<int> &params, double factor) {
+    if (applies(Fix::SyncAtBoundary) && factor != 0.0 && !deferredSync_.params.empty() &&
+        deferredSync_.microBatch == currentMicroBatch_) {
+      for (int param : params)
+        deferredSync_.scales[param] = factor;
+      return;
+    }
+    bool byWorldSize = w_ > 1 && std::abs(factor * w_ - 1.0) < 1e-9;
+    if (applies(Fix::AverageOverRanksOnce) && byWorldSize) {
+      bool averaged = std::all_of(params.begin(), params.end(),
+                                  [&](int param) { return averagedSinceStep_.count(param) > 0; });
+      if (averaged)
+        return;
+    }
+    if (byWorldSize)
+      averagedSinceStep_.insert(params.begin(), params.end());
+    scaleGrads(params, factor);
+  }
+
+  /// A clip the code runs. ClipAtBoundary: it runs once, before step().
+  void codeClip(bool byValue, double limit, unsigned line) {
+    if (!applies(Fix::ClipAtBoundary))
+      return clip(byValue, limit, line);
+    if (!(limit >= 0))
+      throw Refuse{"the clip limit" + lineText(line) + " is negative or not a number"};
+    deferredClip_ = DeferredClip{byValue, limit, line};
+  }
+
+  /// An all-reduce of gradients the code runs. SyncAtBoundary: it runs once,
+  /// before step().
+  void codeAllReduce(const std::vector<int> &params, bool average) {
+    if (!applies(Fix::SyncAtBoundary)) {
+      allReduce(params, average);
+      return;
+    }
+    for (int param : params)
+      if (std::find(deferredSync_.params.begin(), deferredSync_.params.end(), param) ==
+          deferredSync_.params.end())
+        deferredSync_.params.push_back(param);
+    deferredSync_.average = average;
+    deferredSync_.microBatch = currentMicroBatch_;
   }
 
   std::vector<int> allParams() const {
@@ -721,6 +832,8 @@ private:
     result_.gradientAllReduces +=
         static_cast<double>(params.size()) / std::max<size_t>(1, allParams().size());
     result_.averagedOverRanks = result_.averagedOverRanks || average;
+    if (average)
+      averagedSinceStep_.insert(params.begin(), params.end());
   }
 
   // ---- values
@@ -1041,6 +1154,8 @@ private:
     Value value = evaluateNode(node);
     if (node.isWindowGuard && setting_.flushAtEpochEnd && atLastDataIteration())
       return closeWindowAtEpochEnd(node);
+    if (node.isWindowGuard && value.isNumber() && (value.number != 0) != node.boundaryWhenFalse)
+      flushDeferredSync(); // the boundary branch starts: the moved all-reduce runs first
     return value;
   }
 
@@ -1314,7 +1429,7 @@ private:
         return {};
       }
       if (isLoopOptimizer(object))
-        zeroGrads(allParams());
+        codeResetGrads(allParams());
       return {};
     case ApiOp::ResetGrad:
       if (object.kind == K::Buffer && node.op != "detach_") {
@@ -1330,7 +1445,7 @@ private:
           !(values.size() > 1 && values[1].isNumber() && values[1].number == 0))
         throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                      " fills a gradient with a value other than 0"};
-      zeroGrads(object.params);
+      codeResetGrads(object.params);
       return {};
     case ApiOp::ScaleGrad: {
       if (object.kind == K::Tensor && node.children[0]->kind == NodeKind::Read) {
@@ -1358,9 +1473,9 @@ private:
       if (node.op == "=") {
         // grad = grad / N (a scaled gradient of the same parameters) or a reset.
         if (operand.kind == K::Grad && operand.params == object.params)
-          scaleGrads(object.params, operand.factor);
+          codeScaleGrads(object.params, operand.factor);
         else if (clears(*node.children[1]))
-          zeroGrads(object.params);
+          codeResetGrads(object.params);
         else
           throw Refuse{"`" + node.text + "`" + lineText(node.line) +
                        " overwrites a gradient with a value the interpreter does not follow"};
@@ -1379,7 +1494,7 @@ private:
       }
       if (node.divides && operand.number == 0)
         throw Refuse{"`" + node.text + "`" + lineText(node.line) + " divides by zero"};
-      scaleGrads(object.params, node.divides ? 1.0 / operand.number : operand.number);
+      codeScaleGrads(object.params, node.divides ? 1.0 / operand.number : operand.number);
       return {};
     }
     case ApiOp::ClipNorm:
@@ -1391,7 +1506,7 @@ private:
         limit = 1.0;
         assume("clip limit" + lineText(node.line), "1", "not a constant in the code");
       }
-      clip(node.api == ApiOp::ClipValue, *limit, node.line);
+      codeClip(node.api == ApiOp::ClipValue, *limit, node.line);
       return {};
     }
     case ApiOp::AllReduce: {
@@ -1404,7 +1519,7 @@ private:
         skip(node.op + "() of a value that is not a gradient", node.line);
         return {};
       }
-      allReduce(params, node.averages);
+      codeAllReduce(params, node.averages);
       return {};
     }
     case ApiOp::Step: step(object); return {};
@@ -1608,7 +1723,7 @@ private:
       // gradient is scaled in place.
       if (object.kind == K::Grad && value.kind == K::Grad && node.op == "=" &&
           value.params == object.params && object.factor != 0.0) {
-        scaleGrads(object.params, value.factor / object.factor);
+        codeScaleGrads(object.params, value.factor / object.factor);
         return {};
       }
       if (value.kind == K::Grad || value.kind == K::Buffer)
@@ -1904,6 +2019,8 @@ private:
                      " ran more than 1,000,000 times"};
     }
     loopTokens_.pop_back();
+    if (node.isWindowLoop)
+      flushDeferredSync(); // the window's micro-batches are done: the moved all-reduce runs
     dataLoopDepth_ -= node.isDataLoop ? 1 : 0;
     if (epochs) {
       dataIteration_ = -1;

@@ -4,9 +4,10 @@
 // confirmation compares it with.
 #pragma once
 
+#include "checks/ConfirmationPlan.h"
 #include "confirm/interpreter/LoopCode.h"
 
-#include "runtime/LoopProgram.h"
+#include "runtime/RunSettings.h"
 #include "runtime/kernels/Backend.h"
 
 #include <map>
@@ -42,6 +43,10 @@ struct ExecutionSetting {
   /// the runtime steps the loop's optimizer and resets the gradients (the
   /// flush a fix adds after the loop).
   bool flushAtEpochEnd = false;
+  /// Fixes the run applies to the code as it executes, for findings without a
+  /// fix-it (what ConfirmationPlan::ProgramFix names): the code's own resets,
+  /// clips, all-reduces and losses, moved or scaled where the fix puts them.
+  std::vector<ConfirmationPlan::ProgramFix> fixes;
 };
 
 /// Where the micro-batches' gradients went (one count per micro-batch).

@@ -101,6 +101,7 @@ struct Node {
   bool changesTrainingState = false; ///< Unknown: may switch what training calls do (a guard)
   bool isTensor = false;         ///< the expression's type is a tensor (an unknown tensor is data)
   bool isDataLoop = false;       ///< Loop: the training loop itself
+  bool isWindowLoop = false;     ///< Loop: the inner loop over a window's N micro-batches
   bool hasTrainingWork = false;  ///< statement: runs a mapped op (directly or in a helper)
   bool hasForward = false;       ///< statement: runs a forward pass (directly or in a helper)
   bool enclosesDataLoop = false; ///< holds the training loop (an epoch loop, the function)
@@ -187,6 +188,12 @@ struct LoopCode {
   bool worldSizeFromCode = false;
   int assumedWorldSize = 1; ///< W when the loop all-reduces and W is not a constant
   bool distributed = false; ///< the loop all-reduces gradients
+  /// The model's events divide the loss by W (lossDividedByWorldSize), or
+  /// average the gradients over the ranks (an AVG all-reduce, a division of
+  /// the gradients by W): the reference then takes the mean over ranks.
+  bool lossDividedByWorldSize = false;
+  bool gradientsAveragedOverRanks = false;
+  bool averagesOverRanks() const { return lossDividedByWorldSize || gradientsAveragedOverRanks; }
   /// B, the data loop's batches per epoch, when the model computed it (the
   /// same value its trailing-window finding reads).
   std::optional<long> batchCount;

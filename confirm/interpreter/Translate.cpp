@@ -2,6 +2,7 @@
 
 #include "model/ApiCalls.h"
 #include "model/AstHelpers.h"
+#include "model/UserCode.h"
 #include "model/builder/WalkState.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -287,6 +288,17 @@ private:
       code_->worldSize = run.worldSize;
       code_->worldSizeFromCode = true;
     }
+    for (const TrainingEvent &event : loop_.events) {
+      if (event.steppedEveryMicroBatch)
+        continue; // a second, non-accumulating optimizer's work
+      bool byWorldSize = std::any_of(event.scaling.begin(), event.scaling.end(),
+                                     [](const ScaleFactor &factor) { return factor.isWorldSize; });
+      if (event.kind == EventKind::Backward && byWorldSize)
+        code_->lossDividedByWorldSize = true;
+      if ((event.kind == EventKind::GradDivide && byWorldSize) ||
+          (event.kind == EventKind::AllReduce && event.reduceOp == ReduceOpKind::Average))
+        code_->gradientsAveragedOverRanks = true;
+    }
   }
 
   /// A template's first instantiation (its calls are resolved), else itself.
@@ -358,6 +370,12 @@ private:
   /// constructor's member initialiser, else 0 for an integer counter (listed).
   void sharedInitial(const ValueDecl *decl, int id) {
     Place shared{true, id, decl->getNameAsString()};
+    // N or W that the model did not read as a constant: its stand-in is the
+    // run's value (read through the role), not an initialiser the code overwrites.
+    unsigned raw = decl->getLocation().getRawEncoding();
+    if ((stepsDecls_.count(raw) && !code_->accumulationStepsFromCode) ||
+        (worldDecls_.count(raw) && !code_->worldSizeFromCode))
+      return;
     const Expr *init = nullptr;
     if (auto *var = dyn_cast<VarDecl>(decl))
       init = var->getInit();
@@ -430,6 +448,31 @@ private:
         return Role::WorldSize;
     }
     return Role::None;
+  }
+
+  /// A constructor of the user's code whose body does something (an RAII
+  /// scope that sets a shared flag, a helper that stores N): the body runs
+  /// like a method, so that the fields it writes hold their values. Not a
+  /// module's (its layers are the stand-in model's) nor the record whose
+  /// method holds the loop (LoopCode::constructorValues reads that one).
+  NodePtr constructorRun(const CXXConstructExpr *construct) {
+    const CXXConstructorDecl *ctor = construct->getConstructor();
+    const FunctionDecl *definition = nullptr;
+    if (!ctor || !ctor->hasBody(definition) || !definition)
+      return nullptr;
+    auto *body = dyn_cast_or_null<CompoundStmt>(definition->getBody());
+    const CXXRecordDecl *record = ctor->getParent();
+    auto *loopMethod = dyn_cast_or_null<CXXMethodDecl>(loop_.function);
+    if (!body || body->body_empty() || !isUserCode(sm_, definition->getLocation()) ||
+        isModuleRecord(record) || (loopMethod && loopMethod->getParent() == record))
+      return nullptr;
+    NodePtr node = make(NodeKind::CallUser, construct);
+    node->function = function(definition);
+    node->op = record->getNameAsString();
+    node->children.push_back(make(NodeKind::Unknown, nullptr));
+    for (const Expr *arg : construct->arguments())
+      node->children.push_back(expression(arg));
+    return node;
   }
 
   NodePtr make(NodeKind kind, const Stmt *source) {
@@ -570,6 +613,8 @@ private:
     node->text = textOf(condition);
     node->isDataLoop = loop_.kind == LoopKind::Loop && loop_.loop &&
                        stmt->getBeginLoc() == loop_.loop->getBeginLoc();
+    node->isWindowLoop = loop_.window && loop_.window->guard.innerLoop &&
+                         stmt->getBeginLoc() == loop_.window->guard.innerLoop->getBeginLoc();
     return node;
   }
 
@@ -673,6 +718,8 @@ private:
     if (auto *construct = dyn_cast<CXXConstructExpr>(expr)) {
       if (isScopedGuard(construct->getConstructor()->getParent()))
         return scopedGuard(expr);
+      if (NodePtr run = constructorRun(construct))
+        return run;
       if (construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(construct))
         return expression(construct->getArg(0)); // copies, moves, conversions
       return listOf(construct->arguments(), expr);
@@ -1170,8 +1217,28 @@ private:
     return calls;
   }
 
-  /// ReduceOp::AVG in the call, or in the options it is given.
+  /// ReduceOp::AVG in the call, or in the options it is given. The model read
+  /// each all-reduce event with its helper's arguments bound (`op == Op::Sum ?
+  /// SUM : AVG` with the caller's op): its reading wins when all agree.
   bool averages(const CallExpr *call, const ApiCallInfo &info) {
+    std::optional<ReduceOpKind> modelled;
+    bool agree = true;
+    for (const TrainingEvent &event : loop_.events) {
+      if (event.kind != EventKind::AllReduce)
+        continue;
+      // The event itself, or a communicator's call whose body holds this one.
+      bool same = event.stmt == call;
+      if (auto *outer = dyn_cast_or_null<CallExpr>(event.stmt); outer && !same)
+        if (const FunctionDecl *callee = outer->getDirectCallee())
+          if (const Stmt *body = instantiated(callee)->getBody())
+            same = sm_.isPointWithin(call->getBeginLoc(), body->getBeginLoc(), body->getEndLoc());
+      if (!same)
+        continue;
+      agree = agree && (!modelled || *modelled == event.reduceOp);
+      modelled = event.reduceOp;
+    }
+    if (modelled && agree)
+      return *modelled == ReduceOpKind::Average;
     return namesAverage(call) ||
            builder::reduceOpOf(facts_, call, info, nullptr) == ReduceOpKind::Average;
   }

@@ -213,7 +213,7 @@ public:
       else
         group->second.push_back(id);
     }
-    if (groups.empty() && (job_.request.dumpModel || job_.request.lowerEveryLoop))
+    if (groups.empty() && (job_.request.dumpModel || job_.request.runEveryLoop))
       groups.push_back({ModelOptions(), {}});
     std::vector<Finding> findings;
     for (size_t g = 0; g < groups.size(); ++g)
@@ -251,21 +251,9 @@ private:
     ModelBuilder builder(context, options);
     TrainingLoopModel model = builder.build();
     const AnalysisRequest &request = job_.request;
-    // Each loop is lowered once, from the model alone, for whoever wants it.
-    std::vector<std::optional<LoweredLoop>> lowered(model.loops.size());
-    auto loweredFor = [&](size_t index) -> const LoweredLoop & {
-      if (!lowered[index])
-        lowered[index] = lowerLoop(model.loops[index]);
-      return *lowered[index];
-    };
     if (request.dumpModel && first) {
       llvm::raw_string_ostream stream(job_.out.modelDump);
-      dumpModel(model, builder.facts(), stream, [&](const TrainingLoop &loop) {
-        const LoweredLoop &program = loweredFor(static_cast<size_t>(&loop - model.loops.data()));
-        return "  program (N=" + std::to_string(program.program.steps) +
-               ", W=" + std::to_string(program.program.worldSize) +
-               "): " + program.program.describe() + "\n";
-      });
+      dumpModel(model, builder.facts(), stream);
     }
     std::vector<std::unique_ptr<Check>> checks;
     for (const CheckFactory &factory : allChecks())
@@ -274,27 +262,25 @@ private:
     CheckContext checkContext(builder.facts(), findings);
     for (size_t index = 0; index < model.loops.size(); ++index) {
       const TrainingLoop &loop = model.loops[index];
-      FileAnalysis::LoweredTrainingLoop entry;
+      FileAnalysis::TranslatedLoop entry;
       for (const std::unique_ptr<Check> &check : checks) {
         size_t before = findings.size();
         check->check(loop, checkContext);
         if (findings.size() > before)
           entry.firing.push_back({check->id(), {before, findings.size()}});
       }
-      entry.emitRun = first && request.lowerEveryLoop;
-      bool confirmHere = request.lowerDiagnosed && !entry.firing.empty();
+      entry.emitRun = first && request.runEveryLoop;
+      bool confirmHere = request.translateDiagnosed && !entry.firing.empty();
       bool translateHere = first && request.translateEveryLoop;
       if (!entry.emitRun && !confirmHere && !translateHere)
         continue;
       if (!confirmHere)
         entry.firing.clear();
-      entry.lowered = loweredFor(index);
       entry.loopIndex = index;
-      if (confirmHere || translateHere || entry.emitRun)
-        entry.code = interp::translateLoop(loop, builder.facts());
+      entry.code = interp::translateLoop(loop, builder.facts());
       entry.location =
           resolve(context.getSourceManager(), loop.loc, job_.mainFile, job_.displayName, nullptr);
-      job_.out.loweredLoops.push_back(std::move(entry));
+      job_.out.translatedLoops.push_back(std::move(entry));
     }
   }
 
@@ -500,7 +486,7 @@ void prepareFindingCode(FileAnalysis &result, const std::string &contents,
       problem = "the source with the fix-it applied does not parse";
       return nullptr;
     }
-    for (const FileAnalysis::LoweredTrainingLoop &loop : found->second.loweredLoops)
+    for (const FileAnalysis::TranslatedLoop &loop : found->second.translatedLoops)
       if (loop.loopIndex == loopIndex && loop.code)
         return loop.code;
     problem = "the loop is not found in the source with the fix-it applied";
@@ -516,7 +502,7 @@ void prepareFindingCode(FileAnalysis &result, const std::string &contents,
         fixes.push_back(&*result.diagnostics[d].fix);
     return fixes;
   };
-  for (const FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops)
+  for (const FileAnalysis::TranslatedLoop &loop : result.translatedLoops)
     for (const auto &[check, range] : loop.firing)
       for (const FixIt *fix : fixesOf(range)) {
         fixesByCheck[check].push_back(fix);
@@ -529,22 +515,30 @@ void prepareFindingCode(FileAnalysis &result, const std::string &contents,
         fixes.insert(fixes.end(), list.begin(), list.end());
     return fixes;
   };
-  auto loopFixes = [&](const FileAnalysis::LoweredTrainingLoop &loop) {
+  auto loopFixes = [&](const FileAnalysis::TranslatedLoop &loop) {
     std::vector<const FixIt *> fixes;
     for (const auto &firing : loop.firing)
       for (const FixIt *fix : fixesOf(firing.second))
         fixes.push_back(fix);
     return fixes;
   };
-  for (FileAnalysis::LoweredTrainingLoop &loop : result.loweredLoops) {
+  for (FileAnalysis::TranslatedLoop &loop : result.translatedLoops) {
     for (size_t f = 0; f < loop.firing.size(); ++f) {
       const auto &[check, range] = loop.firing[f];
       FindingCode code;
       code.asWritten = loop.code;
       std::string problem;
       bool othersFixed = false;
-      for (size_t g = 0; g < loop.firing.size(); ++g)
-        othersFixed = othersFixed || (g != f && !fixesOf(loop.firing[g].second).empty());
+      for (size_t g = 0; g < loop.firing.size(); ++g) {
+        if (g == f)
+          continue;
+        bool hasFixIt = !fixesOf(loop.firing[g].second).empty();
+        othersFixed = othersFixed || hasFixIt;
+        // Another finding without a fix-it: both runs apply its program-level fix.
+        ConfirmationPlan::ProgramFix other = confirmationPlanOf(loop.firing[g].first).programFix;
+        if (!hasFixIt && other != ConfirmationPlan::ProgramFix::None)
+          code.otherFixes.push_back(other);
+      }
       if (othersFixed) {
         std::optional<std::string> edited = withFixes(contents, allBut(check), displayName, real);
         if (edited)
@@ -655,7 +649,7 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
     if (preamble && collector.preambleFailed) {
       result.diagnostics.clear();
       result.realPaths.clear();
-      result.loweredLoops.clear();
+      result.translatedLoops.clear();
       preamble = attempt == 0
                      ? cache->preambleFor(command, std::string(absolute), contents, &*preamble)
                      : std::nullopt;
@@ -681,7 +675,7 @@ FileAnalysis analyse(const std::string &displayName, const std::string *unsavedC
       return fail("the compiler could not process this file");
     break;
   }
-  if (request.lowerDiagnosed && !result.loweredLoops.empty())
+  if (request.translateDiagnosed && !result.translatedLoops.empty())
     prepareFindingCode(result, contents.str(), displayName, std::string(real), setup, config);
   return result;
 }
@@ -743,14 +737,12 @@ FileAnalysis::CacheUse cacheUseOf(PreambleCache &cache, unsigned evictedEntriesB
           cache.unusable()};
 }
 
-void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
-  for (const FileAnalysis::LoweredTrainingLoop &loop : analysis.loweredLoops) {
+void runTranslatedLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
+  for (const FileAnalysis::TranslatedLoop &loop : analysis.translatedLoops) {
     if (loop.emitRun && settings.emitRunsWindows > 0 && settings.emitRunsBackend)
-      analysis.loopRuns.push_back(
-          loop.code ? runCodeAsWritten(*loop.code, settings.emitRunsWindows, loop.location.file,
-                                       loop.location.line, *settings.emitRunsBackend)
-                    : runLoopAsWritten(loop.lowered, settings.emitRunsWindows, loop.location.file,
-                                       loop.location.line, *settings.emitRunsBackend));
+      analysis.loopRuns.push_back(runCodeAsWritten(*loop.code, settings.emitRunsWindows,
+                                                   loop.location.file, loop.location.line,
+                                                   *settings.emitRunsBackend));
     if (!settings.confirmBackend)
       continue;
     std::vector<ConfirmationPlan> firing;
@@ -765,15 +757,14 @@ void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings) {
         code.asWritten = loop.code;
       if (range.first < analysis.diagnostics.size())
         code.line = analysis.diagnostics[range.first].location.line;
-      Confirmation confirmation =
-          confirmFinding(code, loop.lowered, firing, firing[f], *settings.confirmBackend,
-                         settings.confirmBackendName, settings.traceSteps);
+      Confirmation confirmation = confirmFinding(code, firing, firing[f], *settings.confirmBackend,
+                                                 settings.confirmBackendName, settings.traceSteps);
       for (size_t index = range.first; index < range.second && index < analysis.diagnostics.size();
            ++index)
         analysis.diagnostics[index].confirmation = confirmation;
     }
   }
-  analysis.loweredLoops.clear();
+  analysis.translatedLoops.clear();
 }
 
 } // namespace gradlint

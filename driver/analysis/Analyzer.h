@@ -1,7 +1,7 @@
 // Analyses one translation unit: parse with Clang, build the training-loop
 // model, run the enabled checks, resolve the findings to file/line/column.
-// Loops for --confirm and --emit-runs are only lowered here; the caller runs
-// them afterwards (runLoweredLoops), in the same process as the analysis.
+// Loops for --confirm and --emit-runs are only translated here; the caller
+// runs them afterwards (runTranslatedLoops), in the same process as the analysis.
 #pragma once
 
 #include "driver/analysis/CompilationSetup.h"
@@ -10,7 +10,6 @@
 
 #include "confirm/Confirm.h"
 #include "confirm/EmitRuns.h"
-#include "confirm/Lowering.h"
 
 #include "runtime/kernels/Backend.h"
 
@@ -69,11 +68,10 @@ struct FileAnalysis {
   /// --emit-runs: every training loop run as written.
   std::vector<LoopRun> loopRuns;
 
-  /// A loop lowered for the runtime (--confirm, --emit-runs), with the
-  /// findings it produced; runLoweredLoops() consumes these (never sent
+  /// A loop translated for the interpreter (--confirm, --emit-runs), with the
+  /// findings it produced; runTranslatedLoops() consumes these (never sent
   /// from an isolated child: they are used up before).
-  struct LoweredTrainingLoop {
-    LoweredLoop lowered;
+  struct TranslatedLoop {
     Location location;    ///< the loop statement or step function
     bool emitRun = false; ///< --emit-runs runs it
     /// Each check with findings here, in check order, and the index range
@@ -85,14 +83,14 @@ struct FileAnalysis {
     std::shared_ptr<const interp::LoopCode> code;
     std::vector<FindingCode> findingCode;
   };
-  std::vector<LoweredTrainingLoop> loweredLoops;
+  std::vector<TranslatedLoop> translatedLoops;
 };
 
 /// What the caller wants besides the diagnostics.
 struct AnalysisRequest {
-  bool dumpModel = false;      ///< --dump-model: FileAnalysis::modelDump
-  bool lowerDiagnosed = false; ///< --confirm: lower the loops with findings
-  bool lowerEveryLoop = false; ///< --emit-runs: lower every loop
+  bool dumpModel = false;          ///< --dump-model: FileAnalysis::modelDump
+  bool translateDiagnosed = false; ///< --confirm: translate the loops with findings
+  bool runEveryLoop = false;       ///< --emit-runs: translate and run every loop
   /// Translate every loop's code (a re-parse of a fixed buffer for --confirm).
   bool translateEveryLoop = false;
   /// --confirm: the backend and the trace length its runs use (the result
@@ -100,10 +98,10 @@ struct AnalysisRequest {
   std::string loopRunSetting;
   /// Whether the result cache may keep the analysis: not a model dump nor
   /// every loop's runs (--emit-runs writes its own file).
-  bool resultCacheable() const { return !dumpModel && !lowerEveryLoop && !translateEveryLoop; }
+  bool resultCacheable() const { return !dumpModel && !runEveryLoop && !translateEveryLoop; }
   /// Any of them needs the whole model: the prefilter does not skip.
   bool wantsWholeModel() const {
-    return dumpModel || lowerDiagnosed || lowerEveryLoop || translateEveryLoop;
+    return dumpModel || translateDiagnosed || runEveryLoop || translateEveryLoop;
   }
 };
 
@@ -116,7 +114,7 @@ FileAnalysis analyseFile(const std::string &displayName, CompilationSetup &setup
 bool skippedWithoutParsing(const std::string &displayName, CompilationSetup &setup,
                            const AnalysisRequest &request);
 
-/// Where and how the lowered loops run, after the analysis.
+/// Where and how the translated loops run, after the analysis.
 struct LoopRunSettings {
   const runtime::Backend *confirmBackend = nullptr; ///< --confirm (null: no confirmation)
   std::string confirmBackendName;
@@ -125,9 +123,9 @@ struct LoopRunSettings {
   const runtime::Backend *emitRunsBackend = nullptr;
 };
 
-/// Runs `analysis.loweredLoops` on the reference runtime: fills each
-/// diagnosis's confirmation and `loopRuns`, then drops the lowered loops.
-void runLoweredLoops(FileAnalysis &analysis, const LoopRunSettings &settings);
+/// Runs `analysis.translatedLoops` on the reference runtime: fills each
+/// diagnosis's confirmation and `loopRuns`, then drops the translated loops.
+void runTranslatedLoops(FileAnalysis &analysis, const LoopRunSettings &settings);
 
 /// What `cache` did in this process (evictions since the given counts), for
 /// an isolated child to hand to its parent.

@@ -184,7 +184,7 @@ ResultCache::Key ResultCache::keyFor(const std::string &file, const std::string 
   std::sort(variables.begin(), variables.end());
   for (const std::string &variable : variables)
     environment += variable + '\n';
-  Json requested = {request.dumpModel, request.lowerDiagnosed, request.lowerEveryLoop,
+  Json requested = {request.dumpModel, request.translateDiagnosed, request.runEveryLoop,
                     request.translateEveryLoop, request.loopRunSetting};
   // Named as a miss's reason names them ("<part> changed").
   std::pair<const char *, std::string> parts[] = {

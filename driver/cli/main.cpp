@@ -326,8 +326,8 @@ int main(int argc, char **argv) {
 
   AnalysisRequest request;
   request.dumpModel = options.dumpModel;
-  request.lowerDiagnosed = options.confirm;
-  request.lowerEveryLoop = !options.emitRunsFile.empty();
+  request.translateDiagnosed = options.confirm;
+  request.runEveryLoop = !options.emitRunsFile.empty();
   LoopRunSettings loopRuns;
   const runtime::Backend *backend = nullptr;
   if (options.confirm || !options.emitRunsFile.empty()) {
@@ -386,7 +386,7 @@ int main(int argc, char **argv) {
     return serveChild(child, options.memoryLimitMiB, [&] {
       // Confirmation runs after the analysis, in the same (isolated) process.
       FileAnalysis analysis = analyseFile(options.files[0], *setup, fileConfigs[0], request);
-      runLoweredLoops(analysis, loopRuns);
+      runTranslatedLoops(analysis, loopRuns);
       if (PreambleCache *cache = setup->preambleCache())
         analysis.childCacheUse = cacheUseOf(*cache);
       return analysis;
@@ -448,7 +448,7 @@ int main(int argc, char **argv) {
               [&] {
                 FileAnalysis analysis =
                     analyseFile(options.files[i], *setup, fileConfigs[i], request);
-                runLoweredLoops(analysis, loopRuns);
+                runTranslatedLoops(analysis, loopRuns);
                 return analysis;
               },
               command);

@@ -14,8 +14,7 @@
 // GRADLINT_FUZZ_NO_PCH=1 parses the headers per input, as the CLI does;
 // GRADLINT_FUZZ_VERBOSE=1 prints Clang's diagnostics and the model's loops.
 #include "checks/Check.h"
-#include "confirm/Lowering.h"
-#include "confirm/ProgramFixes.h"
+#include "confirm/interpreter/Translate.h"
 #include "model/ModelBuilder.h"
 #include "model/ModelDump.h"
 #include "model/UserCode.h"
@@ -161,20 +160,10 @@ void analyse(clang::ASTContext &context) {
   std::vector<gradlint::Finding> findings;
   gradlint::CheckContext checkContext(builder.facts(), findings);
   for (const gradlint::TrainingLoop &loop : model.loops) {
-    std::vector<gradlint::ConfirmationPlan::SummaryFix> firing;
-    for (const std::unique_ptr<gradlint::Check> &check : checks) {
-      size_t before = findings.size();
+    for (const std::unique_ptr<gradlint::Check> &check : checks)
       check->check(loop, checkContext);
-      if (findings.size() > before)
-        firing.push_back(check->confirmation().summaryFix);
-    }
-    gradlint::LoweredLoop lowered = gradlint::lowerLoop(loop);
-    (void)lowered.program.describe();
-    // gradlint --confirm's "after the fix" program, without running it.
-    if (lowered.problem.empty())
-      for (gradlint::ConfirmationPlan::SummaryFix summaryFix : firing)
-        if (const gradlint::ProgramFix *fix = gradlint::programFixFor(summaryFix))
-          (*fix)(lowered.program);
+    // gradlint --confirm's translation of the loop's code, without running it.
+    (void)gradlint::interp::translateLoop(loop, builder.facts());
   }
   for (const gradlint::Finding &finding : findings) {
     (void)checkContext.line(finding.loc);
